@@ -1,0 +1,1 @@
+export type { CommitSummary, ContextCommit } from './context-commit.js';

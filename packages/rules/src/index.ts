@@ -1,0 +1,1 @@
+export type { Block, ContextItem, ItemState } from './item.js';
