@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/**/test/**/*.test.ts', 'bench/test/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
+    reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -1,0 +1,85 @@
+// Guards the package map of DESIGN.md: dependency direction, no import cycles, no console.log in library code.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const allowed: Record<string, readonly string[]> = {
+  tokenize: [],
+  dag: [],
+  rules: ['dag', 'tokenize'],
+  commit: ['dag', 'rules', 'tokenize'],
+  render: ['commit', 'rules', 'tokenize', 'dag'],
+  cli: ['dag', 'tokenize', 'rules', 'commit', 'render'],
+};
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : [];
+  });
+
+const importsOf = (source: string): string[] =>
+  [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => (m[1] ?? m[2]) as string,
+  );
+
+describe('package architecture', () => {
+  for (const [pkg, deps] of Object.entries(allowed)) {
+    const src = join(root, 'packages', pkg, 'src');
+    const files = filesUnder(src);
+
+    it(`${pkg} imports only the packages DESIGN.md allows`, () => {
+      const declared = Object.keys(
+        (JSON.parse(readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8')) as { dependencies?: object })
+          .dependencies ?? {},
+      );
+      for (const file of files) {
+        for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+          const m = /^@ctxgit\/([a-z-]+)/.exec(spec);
+          if (m) {
+            expect(deps, `${relative(root, file)} imports ${spec}`).toContain(m[1]);
+            expect(declared, `${pkg}/package.json must declare ${spec}`).toContain(`@ctxgit/${m[1]}`);
+          } else if (!spec.startsWith('.') && !spec.startsWith('node:')) {
+            const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] as string);
+            expect(declared, `${relative(root, file)} imports ${spec}, undeclared in ${pkg}/package.json`).toContain(name);
+          }
+        }
+      }
+    });
+
+    it(`${pkg} has no import cycles between its files`, () => {
+      const graph = new Map<string, string[]>();
+      for (const file of files) {
+        const rel = importsOf(readFileSync(file, 'utf8'))
+          .filter((s) => s.startsWith('.'))
+          .map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
+        graph.set(file, rel);
+      }
+      const state = new Map<string, 1 | 2>();
+      const stack: string[] = [];
+      const visit = (f: string): void => {
+        if (state.get(f) === 2) return;
+        if (state.get(f) === 1) {
+          const cycle = stack.slice(stack.indexOf(f)).map((x) => relative(root, x));
+          throw new Error(`import cycle: ${cycle.join(' -> ')}`);
+        }
+        state.set(f, 1);
+        stack.push(f);
+        for (const g of graph.get(f) ?? []) visit(g);
+        stack.pop();
+        state.set(f, 2);
+      };
+      for (const f of graph.keys()) visit(f);
+      expect(state.size).toBe(files.length);
+    });
+
+    if (pkg !== 'cli') {
+      it(`${pkg} library code has no console.log`, () => {
+        const offenders = files.filter((f) => /console\.log\(/.test(readFileSync(f, 'utf8')));
+        expect(offenders.map((f) => relative(root, f))).toEqual([]);
+      });
+    }
+  }
+});
