@@ -1,1 +1,64 @@
 export type { CommitSummary, ContextCommit } from './context-commit.js';
+export {
+  CommitConflictError,
+  CommitError,
+  EmptySessionError,
+  InvalidMergeError,
+  InvalidOptionError,
+  NotCtxgitRepoError,
+  SelfMergeError,
+  SessionNameTakenError,
+  UnknownCommitError,
+  UnknownItemError,
+  UnknownModelError,
+  UnknownSessionError,
+  VerificationError,
+} from './errors.js';
+export type { CommitErrorData } from './errors.js';
+export { openRepo } from './open-repo.js';
+export type { OpenRepoOptions } from './open-repo.js';
+export { Repo } from './repo.js';
+export type { CreateSessionOptions, SessionOptions } from './repo.js';
+export type { MergeOptions } from './merge-sessions.js';
+export { Session } from './session.js';
+export type { AttachRequest, CheckoutOptions, ExpandOptions, ForkSessionOptions, LogOptions, SessionUsage } from './session.js';
+export type { LogEntry } from './log-entry.js';
+export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
+export { canonicalJson } from './canonical-json.js';
+export { GitNodeStore } from './store/git-node-store.js';
+export type { GitNodeStoreOptions } from './store/git-node-store.js';
+export { openGit } from './git/open-git.js';
+export type { OpenGitCommonOptions, OpenGitDirOptions, OpenGitMemoryOptions, OpenGitOptions } from './git/open-git.js';
+export type { FsFileHandleLike, FsLike, FsPromisesLike, FsStatsLike } from './git/fs-like.js';
+export type { GitContext } from './git/git-context.js';
+export { writeBlob } from './git/write-blob.js';
+export { readBlob } from './git/read-blob.js';
+export { writeTree } from './git/write-tree.js';
+export { readTree } from './git/read-tree.js';
+export type { TreeEntry } from './git/tree-entry.js';
+export { writeCommit } from './git/write-commit.js';
+export { readCommitObject } from './git/read-commit-object.js';
+export type { CommitObject, GitIdentity, ReadCommitResult } from './git/commit-object.js';
+export { hasObject } from './git/has-object.js';
+export { updateTree } from './git/update-tree.js';
+export type { TreeEdit } from './git/tree-edit.js';
+export { readPath } from './git/read-path.js';
+export { listTree } from './git/list-tree.js';
+export { readRef } from './git/read-ref.js';
+export { compareAndSwapRef } from './git/compare-and-swap-ref.js';
+export { listRefs } from './git/list-refs.js';
+export { recoverStaleLocks } from './git/recover-stale-locks.js';
+export type { RecoverStaleLocksOptions } from './git/recover-stale-locks.js';
+export { validateRefComponent } from './git/validate-ref-name.js';
+export {
+  CorruptObjectError,
+  GitArgumentError,
+  GitError,
+  GitIoError,
+  InvalidNameError,
+  NotARepositoryError,
+  ObjectNotFoundError,
+  ObjectTypeError,
+  RefConflictError,
+} from './git/errors.js';
+export type { NameKind, RefConflictReason } from './git/errors.js';

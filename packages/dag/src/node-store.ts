@@ -30,14 +30,22 @@ export interface StoreWrite {
  * `write` is all or nothing: on a version mismatch it throws `DagConflictError` and stores nothing.
  */
 export interface NodeStore {
+  /** The node with that id, or `undefined`. Changing the returned object must not change what is stored. */
   getNode(id: string): Promise<Node | undefined>;
-  /** Ids of nodes whose `predecessor` is `id`, in `seq` order. */
+  /** Ids of nodes whose `predecessor` is `id`, in `seq` order (equal seqs, from different sessions, by id); `[]` if none. */
   childrenOf(id: string): Promise<readonly string[]>;
-  /** Ids of nodes whose `caller` is `id`, in `seq` order. */
+  /** Ids of nodes whose `caller` is `id`, in `seq` order (equal seqs by id); `[]` if none. */
   calleesOf(id: string): Promise<readonly string[]>;
-  /** Ids of root nodes (no predecessor, no caller) appended by `session`, in `seq` order. */
+  /** Ids of root nodes (no predecessor, no caller) appended by `session`, in `seq` order (equal seqs by id). */
   rootsOf(session: string): Promise<readonly string[]>;
+  /** The session record, or `undefined`. */
   getSession(id: string): Promise<SessionRecord | undefined>;
+  /** Every session id, sorted by UTF-16 code unit. */
   listSessions(): Promise<readonly string[]>;
+  /**
+   * Stores `change.nodes` and `change.next` atomically. Throws `DagConflictError` when the stored record is not
+   * `change.expected` (compared by version; a create expects no record), `DuplicateIdError` when a node id is
+   * already stored or repeated in the write; stores nothing when it throws.
+   */
   write(change: StoreWrite): Promise<void>;
 }

@@ -20,6 +20,7 @@ export interface Node {
   readonly seq: number;
   /** Milliseconds since the epoch, from the injected clock. Informational only. */
   readonly createdAt: number;
+  /** Who speaks: `system`, `user`, `assistant`, or `tool` (one tool invocation). */
   readonly role: Role;
   /** Tool name for `tool` nodes; optional speaker name otherwise. */
   readonly name?: string;
@@ -33,5 +34,9 @@ export interface Node {
   readonly caller?: string;
   /** Ids of nodes whose content this node read (extra dependency edges). */
   readonly reads?: readonly string[];
+  /**
+   * Free-form JSON. Keys used by `@ctxgit/dag`: `attach` (`{ session, head, commit }` of an attach pointer
+   * node) and `source` (what an importer kept from the transcript: ids, flags, raw arguments, ...).
+   */
   readonly metadata?: { readonly [key: string]: Json };
 }

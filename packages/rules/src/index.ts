@@ -1,1 +1,31 @@
 export type { Block, ContextItem, ItemState } from './item.js';
+export { RulesError, RulesInputError, RulesInvariantError, RulesOverBudgetError } from './errors.js';
+export type { InvariantKind } from './errors.js';
+export type { Band, Rule, RuleContext } from './rule.js';
+export { DEFAULT_PROTECTED_TOOLS } from './options.js';
+export type { RulesOptions } from './options.js';
+export type {
+  AsyncPipelineContext,
+  BandOptions,
+  PipelineContext,
+  PipelineInput,
+  PipelineReport,
+  PipelineResult,
+  RuleReport,
+  SummarizeInput,
+  Summarizer,
+} from './pipeline.js';
+export type { AnalyzeSpanOptions, ContinuationView, SpanAnalysis, SpanEdge, SpanEdgeKind } from './span-analysis.js';
+export { itemFromNode } from './item-from-node.js';
+export { runPipeline } from './run-pipeline.js';
+export { runPipelineAsync } from './run-pipeline-async.js';
+export { defaultRules } from './default-rules.js';
+export { pipelineVersion } from './pipeline-version.js';
+export { capRule } from './rules/cap-rule.js';
+export { agingRule } from './rules/aging-rule.js';
+export { idleRule, CLEARED_PLACEHOLDER } from './rules/idle-rule.js';
+export { foldRule } from './rules/fold-rule.js';
+export { defaultBrief } from './default-brief.js';
+export { analyzeSpan } from './analyze-span.js';
+export { distinctiveTokens } from './distinctive-tokens.js';
+export { isFailedResult } from './is-failed-result.js';

@@ -39,4 +39,10 @@ export interface ContextItem {
   readonly pinned?: boolean;
   /** Milliseconds since the epoch when the item was last added or used (idle clearing). */
   readonly touchedAt: number;
+  /** For a `tool` item: key of the assistant item that issued the call (the node's `caller`). */
+  readonly caller?: string;
+  /** For a `tool` item: length in UTF-16 code units of the original tool output, before any cut. */
+  readonly outputChars?: number;
+  /** For a `summary` item: keys of the original items it folded, in list order (never other summaries). */
+  readonly folded?: readonly string[];
 }

@@ -1,0 +1,47 @@
+import { loadTokenizer } from '@ctxgit/tokenize';
+import type { Policy } from './policy.js';
+import { ctxgitPolicy } from './policies/ctxgit-policy.js';
+import { fullHistoryPolicy } from './policies/full-history.js';
+import { slidingWindowPolicy } from './policies/sliding-window.js';
+import { toolResultClearingPolicy } from './policies/tool-result-clearing.js';
+
+/**
+ * The policies of the evaluation, in report order (the full history first: it is the reference of every ratio):
+ * full history, sliding window, Anthropic-style tool-result clearing (keep 3), ctxgit's defaults, and three
+ * ablations of ctxgit (no graph protection, no cache epochs, no folding).
+ * @example
+ * ```ts
+ * (await evalPolicies()).map((p) => p.id);
+ * ```
+ */
+export async function evalPolicies(): Promise<Policy[]> {
+  const tokenizer = await loadTokenizer('o200k_base');
+  return [
+    fullHistoryPolicy,
+    slidingWindowPolicy,
+    toolResultClearingPolicy({ keep: 3 }),
+    ctxgitPolicy(tokenizer, {
+      id: 'ctxgit',
+      label: 'ctxgit defaults',
+      description: 'runPipeline of @ctxgit/rules with defaultRules() and the default band, every option at its default: per-item cap, tool aging outside the tail window, idle clearing, folding in a band with cache epochs, graph protection of the critical chain.',
+    }),
+    ctxgitPolicy(tokenizer, {
+      id: 'ctxgit-no-graph',
+      label: 'ctxgit, no graph protection',
+      description: 'ctxgit defaults with graphProtection: false (the critical chain is not protected).',
+      rules: { graphProtection: false },
+    }),
+    ctxgitPolicy(tokenizer, {
+      id: 'ctxgit-no-epochs',
+      label: 'ctxgit, no cache epochs',
+      description: 'ctxgit defaults with band.epochs: false (mutations before the tail apply on every call).',
+      band: { epochs: false },
+    }),
+    ctxgitPolicy(tokenizer, {
+      id: 'ctxgit-no-folding',
+      label: 'ctxgit, no folding',
+      description: 'ctxgit defaults without the fold rule (aging, cap and idle clearing only).',
+      noFolding: true,
+    }),
+  ];
+}

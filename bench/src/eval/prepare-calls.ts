@@ -1,0 +1,55 @@
+import type { Node } from '@ctxgit/dag';
+import type { ContextItem } from '@ctxgit/rules';
+import { reusedIdentifiers } from './dependency-recall.js';
+import type { Transcript } from './transcript.js';
+
+/** One model call of a transcript: the request before an assistant step, shared by every policy. */
+export interface PreparedCall {
+  /** Every node before the step. */
+  readonly history: readonly Node[];
+  /** The same nodes as `full` items. */
+  readonly historyItems: readonly ContextItem[];
+  /** Nodes appended since the previous call. */
+  readonly newNodes: readonly Node[];
+  readonly step: Node;
+  /** Identifiers the step reuses from earlier tool results (see {@link reusedIdentifiers}). */
+  readonly reused: readonly string[];
+  /** Time of the call: the last history node's `createdAt` with timestamps, else its `seq`. */
+  readonly now: number;
+  /** Send time for the price model: `now` with timestamps, else `null`. */
+  readonly at: number | null;
+}
+
+/**
+ * Cuts a transcript into its model calls: one per assistant node that has history before it.
+ * @example
+ * ```ts
+ * const calls = prepareCalls(transcript, (node) => itemFromNode(node, tokenizer));
+ * calls[0].step.role; // 'assistant'
+ * ```
+ */
+export function prepareCalls(transcript: Transcript, toItem: (node: Node) => ContextItem): PreparedCall[] {
+  const nodes = transcript.nodes;
+  const items = nodes.map(toItem);
+  const cache = new WeakMap<Node, readonly string[]>();
+  const calls: PreparedCall[] = [];
+  let last = 0;
+  nodes.forEach((step, j) => {
+    if (step.role !== 'assistant' || j === 0) return;
+    const history = nodes.slice(0, j);
+    const issued = nodes.slice(j + 1).filter((node) => node.role === 'tool' && node.caller === step.id);
+    const previous = history[history.length - 1] as Node;
+    const now = transcript.timestamps ? previous.createdAt : previous.seq;
+    calls.push({
+      history,
+      historyItems: items.slice(0, j),
+      newNodes: nodes.slice(last, j),
+      step,
+      reused: reusedIdentifiers(history, step, issued, cache),
+      now,
+      at: transcript.timestamps ? now : null,
+    });
+    last = j;
+  });
+  return calls;
+}

@@ -1,0 +1,92 @@
+import { itemFromNode } from '@ctxgit/rules';
+import { loadTokenizer } from '@ctxgit/tokenize';
+import { DEFAULT_BUDGETS, QUICK_BUDGETS } from './eval-options.js';
+import type { EvalOptions } from './eval-options.js';
+import type { EvalResult } from './eval-result.js';
+import { evalPolicies } from './eval-policies.js';
+import { loadCorpus } from './load-corpus.js';
+import { prepareCalls } from './prepare-calls.js';
+import { priceConversation } from './price-conversation.js';
+import type { RequestBill } from './price-conversation.js';
+import { PRICINGS } from './pricing.js';
+import { replayPolicy } from './replay-policy.js';
+import { requestRenderer } from './request-renderer.js';
+import { SummaryAccumulator } from './summary-accumulator.js';
+import type { PolicySummary } from './summary.js';
+import { createTokenMeter } from './token-meter.js';
+
+/** Conversations per corpus in a quick run. */
+export const QUICK_SAMPLE = 12;
+
+/**
+ * The policy evaluation: every corpus transcript (or an even sample) replayed call by call through every
+ * policy under every budget, with tokens, billed cost, cached-prefix share, dependency recall, budget
+ * violations and the presence of the latest user turn and the system items.
+ * @example
+ * ```ts
+ * const result = await runPolicyEval({ quick: true, corpusDir: '/work/shared/corpus' });
+ * result.summaries.find((s) => s.policy === 'ctxgit' && s.corpus === 'all');
+ * ```
+ */
+export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
+  const log = options.log ?? (() => undefined);
+  const budgets = options.budgets ?? (options.quick ? QUICK_BUDGETS : DEFAULT_BUDGETS);
+  const sample = options.sample ?? (options.quick ? QUICK_SAMPLE : Number.POSITIVE_INFINITY);
+  const tokenizer = await loadTokenizer('o200k_base');
+  const meter = createTokenMeter(tokenizer);
+  const renderer = requestRenderer();
+  const policies = await evalPolicies();
+  const corpora = await loadCorpus(options.corpusDir, sample);
+  const accumulators = new Map<string, SummaryAccumulator>();
+  const acc = (policy: string, budget: number, corpus: string): SummaryAccumulator => {
+    const key = `${policy}\0${budget}\0${corpus}`;
+    let a = accumulators.get(key);
+    if (a === undefined) {
+      a = new SummaryAccumulator(policy, budget, corpus, PRICINGS);
+      accumulators.set(key, a);
+    }
+    return a;
+  };
+  const corpusInfo: EvalResult['corpora'][number][] = [];
+  for (const corpus of corpora) {
+    let calls = 0;
+    for (const transcript of corpus.transcripts) {
+      const prepared = prepareCalls(transcript, (node) => itemFromNode(node, tokenizer));
+      calls += prepared.length;
+      for (const budget of budgets) {
+        for (const policy of policies) {
+          const records = await replayPolicy(prepared, policy, budget, meter, renderer.render);
+          const bills = new Map<string, RequestBill[]>(PRICINGS.map((p) => [p.id, priceConversation(records.map((r) => r.shape), p)]));
+          acc(policy.id, budget, corpus.name).add(records, bills);
+          acc(policy.id, budget, 'all').add(records, bills);
+        }
+      }
+    }
+    log(`evaluation: ${corpus.name}: ${corpus.transcripts.length} conversations, ${calls} calls`);
+    corpusInfo.push({
+      name: corpus.name,
+      conversations: corpus.conversations,
+      replayed: corpus.transcripts.length,
+      calls,
+      timestamps: corpus.transcripts.some((t) => t.timestamps),
+      skipped: corpus.skipped,
+    });
+  }
+  const summaries: PolicySummary[] = [];
+  for (const corpus of ['all', ...corpora.map((c) => c.name)]) {
+    for (const budget of budgets) {
+      const full = acc(policies[0]?.id ?? '', budget, corpus).summarize(null);
+      summaries.push(full);
+      for (const policy of policies.slice(1)) summaries.push(acc(policy.id, budget, corpus).summarize(full));
+    }
+  }
+  return {
+    encoding: meter.encoding,
+    budgets,
+    policies: policies.map((p) => ({ id: p.id, label: p.label, description: p.description })),
+    pricings: PRICINGS,
+    corpora: corpusInfo,
+    renderFallbacks: renderer.fallbacks(),
+    summaries,
+  };
+}

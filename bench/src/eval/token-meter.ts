@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { Block, ContextItem } from '@ctxgit/rules';
+import type { Tokenizer } from '@ctxgit/tokenize';
+
+/** Tokens a chat message costs beyond its text (OpenAI's published accounting: 3 per message). */
+export const MESSAGE_OVERHEAD_TOKENS = 3;
+/** Tokens every request costs beyond its messages (the reply priming: 3). */
+export const REQUEST_OVERHEAD_TOKENS = 3;
+
+/** Measures items the same way for every policy: exact token counts of their visible text plus message overhead. */
+export interface TokenMeter {
+  readonly encoding: string;
+  /** The text of blocks as the model sees and the recall metric searches it. */
+  text(blocks: readonly Block[]): string;
+  /** Tokens of one item as a message of the request (0 for a `summarized` item, which is not sent). */
+  itemTokens(item: ContextItem): number;
+  /** Tokens of a whole request made of `items`. */
+  requestTokens(items: readonly ContextItem[]): number;
+  /** Digest of the item as rendered: equal digests mean byte-identical renders. */
+  itemKey(item: ContextItem): string;
+}
+
+function blocksText(blocks: readonly Block[]): string {
+  return blocks
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_call' ? `${b.name}(${b.arguments})` : b.output))
+    .join('\n');
+}
+
+/**
+ * A memoizing {@link TokenMeter} over `tokenizer`.
+ * @example
+ * ```ts
+ * const meter = createTokenMeter(await loadTokenizer('o200k_base'));
+ * meter.requestTokens(items);
+ * ```
+ */
+export function createTokenMeter(tokenizer: Tokenizer): TokenMeter {
+  const counts = new Map<string, number>();
+  const keys = new WeakMap<ContextItem, string>();
+  const count = (text: string): number => {
+    let n = counts.get(text);
+    if (n === undefined) {
+      n = tokenizer.count(text);
+      counts.set(text, n);
+    }
+    return n;
+  };
+  const itemTokens = (item: ContextItem): number =>
+    item.state === 'summarized' ? 0 : count(blocksText(item.blocks)) + MESSAGE_OVERHEAD_TOKENS;
+  return {
+    encoding: tokenizer.encoding,
+    text: blocksText,
+    itemTokens,
+    requestTokens: (items) => items.reduce((sum, item) => sum + itemTokens(item), REQUEST_OVERHEAD_TOKENS),
+    itemKey(item) {
+      let key = keys.get(item);
+      if (key === undefined) {
+        key = createHash('sha256').update(JSON.stringify([item.role, item.state, item.blocks])).digest('hex');
+        keys.set(item, key);
+      }
+      return key;
+    },
+  };
+}

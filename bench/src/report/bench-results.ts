@@ -1,0 +1,36 @@
+import type { EvalResult } from '../eval/eval-result.js';
+
+/** What identifies a run: the code, the data and the machine it measured. */
+export interface RunStamp {
+  /** `git rev-parse HEAD`, or `uncommitted` when there is no commit. */
+  readonly commit: string;
+  /** True when the working tree differs from the commit (`git status --porcelain` is not empty). */
+  readonly dirty: boolean;
+  /** sha256 over the bytes of every corpus file, concatenated in sorted relative-path order. */
+  readonly corpusDigest: string;
+  readonly corpusFiles: number;
+  readonly node: string;
+  readonly platform: string;
+  readonly cpu: string;
+  readonly cores: number;
+  /** `os.loadavg()` when the run started (1, 5, 15 minutes): timings from a busy machine are slower. */
+  readonly loadAverage: readonly number[];
+  /** ISO date of the start of the run. */
+  readonly date: string;
+  readonly quick: boolean;
+  readonly durationMs: number;
+}
+
+/** One per-topic benchmark: its JSON result, or why it failed. */
+export type TopicOutcome =
+  | { readonly ok: true; readonly durationMs: number; readonly result: unknown }
+  | { readonly ok: false; readonly durationMs: number; readonly error: string };
+
+/** The whole of `bench/results/latest.json`. */
+export interface BenchResults {
+  readonly schema: 1;
+  readonly stamp: RunStamp;
+  /** Per topic (`dag`, `tokenize`, `graph`, `render`, `git`, `commit`), in run order. */
+  readonly topics: Readonly<Record<string, TopicOutcome>>;
+  readonly evaluation: { readonly ok: true; readonly durationMs: number; readonly result: EvalResult } | { readonly ok: false; readonly durationMs: number; readonly error: string };
+}

@@ -1,0 +1,233 @@
+import type { EvalResult } from '../eval/eval-result.js';
+import type { BenchResults } from './bench-results.js';
+import { evalCharts } from './eval-charts.js';
+import type { Chart } from './eval-charts.js';
+import { formatBudget, formatNumber, formatPercent, formatRatio } from './format.js';
+import { jsonTables } from './json-tables.js';
+import { topicCharts } from './topic-charts.js';
+import { markdownTable } from './markdown-table.js';
+import { readmeTable } from './readme-table.js';
+
+/** The generated docs page and the charts it links to. */
+export interface BenchmarksPage {
+  readonly markdown: string;
+  readonly charts: readonly Chart[];
+}
+
+const TOPIC_TITLES: Readonly<Record<string, string>> = {
+  commit: 'One turn (append + commit + render)',
+  git: 'Git object writing, against native git fast-import and a full-copy store',
+  graph: 'Graph analysis (critical chain + continuation view)',
+  render: 'Render',
+  tokenize: 'Token counting',
+  dag: 'DAG appends and branch views',
+};
+
+const yes = (b: boolean): string => (b ? 'yes' : 'no');
+
+function policyRows(result: EvalResult, corpus: string, budget: number): string[][] {
+  const rows: string[][] = [];
+  for (const p of result.policies) {
+    const s = result.summaries.find((x) => x.policy === p.id && x.corpus === corpus && x.budget === budget);
+    if (s === undefined) continue;
+    rows.push([
+      p.label,
+      formatNumber(s.inputTokens.meanPerCall),
+      formatNumber(s.inputTokens.p95),
+      formatRatio(s.ratioToFull.inputTokens),
+      ...result.pricings.map((pr) => formatRatio(s.ratioToFull.cost[pr.id] ?? 0)),
+      formatPercent(s.cachedPrefixShare.tokens),
+      formatPercent(s.dependencyRecall.share),
+      `${s.budgetViolations.count} (${formatPercent(s.budgetViolations.share)})`,
+      String(s.refusals.count),
+      yes(s.latestUser.alwaysPresent),
+      yes(s.system.alwaysPresent),
+    ]);
+  }
+  return rows;
+}
+
+function policyHeader(result: EvalResult): string[] {
+  return [
+    'policy',
+    'tokens / call',
+    'p95',
+    'tokens vs full',
+    ...result.pricings.map((p) => `cost vs full (${p.id})`),
+    'cached prefix',
+    'dependency recall',
+    'over budget',
+    'refused',
+    'latest user always',
+    'system always',
+  ];
+}
+
+function costRows(result: EvalResult, budget: number): string[][] {
+  return result.policies.flatMap((p) => {
+    const s = result.summaries.find((x) => x.policy === p.id && x.corpus === 'all' && x.budget === budget);
+    if (s === undefined) return [];
+    return [
+      [
+        p.label,
+        ...result.pricings.flatMap((pr) => {
+          const c = s.cost[pr.id];
+          return c === undefined ? ['', ''] : [`$${c.usd.toFixed(4)}`, `${formatNumber(c.cacheRead)} / ${formatNumber(c.cacheWrite)} / ${formatNumber(c.uncached)}`];
+        }),
+      ],
+    ];
+  });
+}
+
+function evaluationSection(result: EvalResult, charts: readonly Chart[]): string {
+  const out: string[] = [];
+  const corpusRows = result.corpora.map((c) => [c.name, String(c.conversations), String(c.replayed), formatNumber(c.calls), yes(c.timestamps), String(c.skipped)]);
+  out.push(
+    '## What the context costs and keeps',
+    '',
+    `Every corpus transcript is imported with \`@ctxgit/dag\`'s importers into an in-memory DAG and linearized as its branch view; then it is replayed call by call: for each assistant node, the request is what each policy builds from every node before it, under each budget (${result.budgets.map(formatBudget).join(', ')} tokens for the whole request). The policies all see the same calls, in one run. Tokens are exact \`${result.encoding}\` counts of each item's text (text, tool name and arguments, tool result) plus 3 tokens per message and 3 per request (OpenAI's published accounting). A quick run replays an even sample of each corpus; the full run replays every conversation.`,
+    '',
+    markdownTable(['corpus', 'conversations', 'replayed', 'calls', 'timestamps', 'skipped by the importer'], corpusRows),
+    '',
+    '### Policies',
+    '',
+    markdownTable(['policy', 'what it does'], result.policies.map((p) => [p.label, p.description])),
+    '',
+  );
+  for (const budget of result.budgets) {
+    out.push(`### All corpora, budget ${formatBudget(budget)} tokens`, '', markdownTable(policyHeader(result), policyRows(result, 'all', budget)), '');
+  }
+  out.push('### Charts (all corpora)', '');
+  for (const c of charts) out.push(`![${c.title}](benchmarks/${c.file})`, '');
+  out.push('### Per corpus', '');
+  for (const corpus of result.corpora) {
+    for (const budget of result.budgets) {
+      out.push(`#### ${corpus.name}, budget ${formatBudget(budget)}`, '', markdownTable(policyHeader(result), policyRows(result, corpus.name, budget)), '');
+    }
+  }
+  out.push('### Billed cost in dollars (all corpora)', '');
+  for (const budget of result.budgets) {
+    out.push(
+      `#### Budget ${formatBudget(budget)}: USD, and tokens read / written / uncached`,
+      '',
+      markdownTable(['policy', ...result.pricings.flatMap((p) => [p.id, 'read / write / uncached'])], costRows(result, budget)),
+      '',
+    );
+  }
+  return out.join('\n');
+}
+
+function pricingSection(result: EvalResult): string {
+  const rows = result.pricings.map((p) => [
+    p.id,
+    p.mode,
+    `$${p.usdPerMTok}`,
+    `${p.writeMultiplier}x`,
+    `${p.readMultiplier}x`,
+    `${p.ttlMs / 60000} min`,
+    formatNumber(p.minCacheableTokens),
+    String(p.incrementTokens),
+  ]);
+  return [
+    '## The price model',
+    '',
+    'Every request is billed as three parts: tokens read from the cache, tokens written to it, and uncached input, each at a multiple of the base input price. Output tokens are the same for every policy (the transcripts are replayed, not regenerated) and are left out.',
+    '',
+    markdownTable(['model', 'cache', 'base input / MTok', 'write', 'read', 'lifetime', 'minimum prefix', 'hit step'], rows),
+    '',
+    '- **Anthropic (`breakpoints`)**: a prefix is cached only where a `cache_control` breakpoint ends it. Every request here places two, at the end of the system items and at the end of the request (the common agent setup). A request reads the longest still-alive cached prefix at any earlier breakpoint; the tokens from there to its last breakpoint are billed as a cache write (1.25x), the rest is uncached. Prefixes shorter than 1,024 tokens are never cached.',
+    '- **OpenAI (`automatic`)**: every prefix of 1,024 tokens or more is cached for free; a hit is the longest prefix seen before, rounded down to 1,024 + 128k tokens, billed at the cached-input price.',
+    '- **Lifetime**: 5 minutes, refreshed on every hit (Anthropic documents 5 minutes; OpenAI documents 5–10 minutes of inactivity, so 5 is the conservative end). Transcripts without timestamps (tau-bench, SWE-agent) are taken as back-to-back calls, so nothing expires; Claude Code sessions carry timestamps and are billed with expiry.',
+    '- Prefix identity is decided per item: two requests share a prefix up to the first item whose rendered content differs. A provider also matches the first tokens of that item, so real hits can be a little longer.',
+    '',
+    'Sources (the providers\' published pages; prices change, check them before reusing the figures):',
+    '',
+    ...[...new Set(result.pricings.flatMap((p) => p.sources))].map((s) => `- ${s}`),
+    '- Anthropic context editing (`clear_tool_uses_20250919`): https://docs.claude.com/en/docs/build-with-claude/context-editing — `trigger` (input tokens, default 100,000), `keep` (tool uses, default 3), `clear_at_least` (clearing is skipped unless it frees that many tokens), `exclude_tools`, `clear_tool_inputs` (default false); applied server-side to the full history of each request; clearing invalidates the cached prefix from the first cleared result. The docs do not give the exact placeholder text; this page uses `[cleared]`, the placeholder of LangChain\'s `ClearToolUsesEdit` (https://reference.langchain.com/python/langchain/agents/middleware/context_editing/ClearToolUsesEdit), which mirrors the strategy. Here the trigger is the budget, `keep` 3, `clear_at_least` 0, no excluded tools, inputs kept.',
+    '',
+  ].join('\n');
+}
+
+const METRICS = [
+  '## What each metric means',
+  '',
+  '- **tokens / call, p95**: input tokens of one request (mean and 95th percentile, nearest rank) — what the policy sends.',
+  '- **tokens vs full**: total input tokens over all calls, divided by the full history\'s total for the same calls.',
+  '- **cost vs full**: billed input cost under the price model, divided by the full history\'s cost. The full history is itself cached, so this is not the token ratio: a policy that rewrites early messages can send fewer tokens and still pay more.',
+  '- **cached prefix**: of all tokens sent, the share that repeats, byte for byte and from the start, the previous request of the same conversation — what a positional provider cache can reuse. The JSON also holds the same share in bytes of the request bodies rendered by `@ctxgit/render` as OpenAI Chat Completions (`cachedPrefixShare.bytes`).',
+  '- **dependency recall**: an assistant step *reuses* a distinctive identifier (5–64 characters, containing a letter, path and identifier punctuation `_ . / - :` kept, common English words removed, case-insensitive) when it writes one that appears in an earlier tool result and in no earlier system or user text. Recall is the share of those reuses still visible (as an identifier of some item) in the request that produced the step, summed over all steps.',
+  '- **over budget**: requests whose input tokens exceed the budget. The full history\'s count shows how much pressure each budget puts on the transcripts.',
+  '- **refused**: calls where the policy gave up (ctxgit\'s pipeline throws `RulesOverBudgetError` when folding cannot bring the history under the emergency mark, e.g. when the system prompt alone nearly fills the budget). Such a call is measured as the previous items plus the new messages, unprocessed — what an integrator that falls back to "send it anyway" would send — and the next call starts from there.',
+  '- **latest user always / system always**: whether, in every request, the latest user turn and every system item were present, unchanged and in full.',
+  '',
+].join('\n');
+
+const CAVEATS = [
+  '## What the numbers do not show',
+  '',
+  '- **Answer quality.** The transcripts are replayed, not re-run: no model saw these requests, so nothing here says whether a policy\'s requests would lead to the same (or better) answers. Dependency recall is a proxy for "the step could still see what it used", not a measure of task success; it counts literal identifiers and misses paraphrased or numeric dependencies.',
+  '- **Tool schemas and images.** The transcripts carry no tool definitions and no images; both would add the same fixed prefix to every policy.',
+  '- **Output tokens and latency.** Output is the same for every policy and left out of the cost; no latency is modelled.',
+  '- **Cache behaviour in production.** The price model is positional and item-granular, with two breakpoints per request and a 5-minute lifetime; real caches also evict under load and may match partial items. Transcripts without timestamps are billed as if every call followed the previous one immediately.',
+  '- **Token counts for Anthropic.** Anthropic publishes no tokenizer; every policy is counted with `o200k_base` for both price models, so the Anthropic figures are in o200k tokens (the ratios between policies are what carries over).',
+  '- **ctxgit\'s budget.** The ctxgit policies get the request budget minus the system items and the request overhead as their history budget, and count each item with the same meter as the evaluation; their fold band (fold at the upper mark, down to the lower mark, emergency mark) is the package default, so they aim below the budget by design.',
+  '- **Small corpus.** The corpus is small (tau-bench airline, a set of SWE-agent trajectories, a few Claude Code sessions) and its conversations are short, so the budgets are small to make every policy act; longer sessions would stress folding and epochs more.',
+  '- **Timings** are medians of several runs on the machine in the stamp; compare ratios measured in the same run, not absolute figures across machines.',
+  '',
+].join('\n');
+
+/**
+ * The whole `docs/benchmarks.md` page and its charts, generated from the results JSON alone.
+ * @example
+ * ```ts
+ * const { markdown, charts } = benchmarksPage(JSON.parse(await readFile('bench/results/latest.json', 'utf8')));
+ * ```
+ */
+export function benchmarksPage(results: BenchResults): BenchmarksPage {
+  const s = results.stamp;
+  const perTopic = topicCharts(results);
+  const evaluation = results.evaluation.ok ? evalCharts(results.evaluation.result) : [];
+  const charts = [...perTopic, ...evaluation];
+  const out: string[] = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by `pnpm bench` (bench/src/main.ts) from bench/results/latest.json; regenerate with `node --conditions=@ctxgit/source --import tsx bench/src/report/main.ts`. Do not edit by hand. -->',
+    '',
+    markdownTable(
+      ['commit', 'dirty', 'corpus digest (sha256)', 'corpus files', 'node', 'machine', 'load at start', 'date', 'mode', 'run time'],
+      [
+        [
+          s.commit,
+          yes(s.dirty),
+          s.corpusDigest,
+          String(s.corpusFiles),
+          s.node,
+          `${s.cpu} (${s.cores} cores, ${s.platform})`,
+          (s.loadAverage ?? []).join(' / '),
+          s.date,
+          s.quick ? 'quick' : 'full',
+          `${(s.durationMs / 1000).toFixed(1)} s`,
+        ],
+      ],
+    ),
+    '',
+    `Reproduce: \`pnpm bench${s.quick ? ' --quick' : ''}\` (writes bench/results/latest.json and this page).`,
+    '',
+  ];
+  if (s.quick) out.push('> This page comes from a **quick** run (reduced sizes and a sample of the corpus); run `pnpm bench` for the full figures.', '');
+  const glance = readmeTable(results);
+  if (glance !== null) out.push('## At a glance', '', glance.replace('; details in [docs/benchmarks.md](docs/benchmarks.md)', '; details below'), '');
+  out.push('## Speed and scale', '');
+  for (const [topic, outcome] of Object.entries(results.topics)) {
+    out.push(`### ${TOPIC_TITLES[topic] ?? topic} (\`bench/src/${topic}.ts\`)`, '');
+    if (outcome.ok) {
+      out.push(`Run time ${(outcome.durationMs / 1000).toFixed(1)} s.`, '', jsonTables(outcome.result, 4), '');
+      for (const c of perTopic.filter((c) => c.file.startsWith(`topic-${topic}-`) || c.file === `topic-${topic}.svg`)) out.push(`![${c.title}](benchmarks/${c.file})`, '');
+    }
+    else out.push(`**Failed:** ${outcome.error}`, '');
+  }
+  if (results.evaluation.ok) out.push(evaluationSection(results.evaluation.result, evaluation), '', pricingSection(results.evaluation.result));
+  else out.push('## What the context costs and keeps', '', `**Failed:** ${results.evaluation.error}`, '');
+  out.push(METRICS, CAVEATS);
+  return { markdown: `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`, charts };
+}

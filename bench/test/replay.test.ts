@@ -1,0 +1,66 @@
+import { itemFromNode } from '@ctxgit/rules';
+import { describe, expect, it } from 'vitest';
+import { canonicalRequest } from '../src/eval/canonical-request.js';
+import { fullHistoryPolicy } from '../src/eval/policies/full-history.js';
+import { slidingWindowPolicy } from '../src/eval/policies/sliding-window.js';
+import { prepareCalls } from '../src/eval/prepare-calls.js';
+import { replayPolicy } from '../src/eval/replay-policy.js';
+import { createTokenMeter } from '../src/eval/token-meter.js';
+import { charTokenizer, node } from './fixtures/synthetic.js';
+
+const nodes = [
+  node('n0', 0, 'system', 'You are helpful.'),
+  node('n1', 1, 'user', 'Find the config file.'),
+  node('n2', 2, 'assistant', 'Searching.'),
+  node('n3', 3, 'tool', 'found deploy/settings.yaml', { name: 'find', input: { pattern: '*.yaml' }, caller: 'n2' }),
+  node('n4', 4, 'assistant', 'Opening deploy/settings.yaml now.', { predecessor: 'n2' }),
+  node('n5', 5, 'user', 'thanks', { predecessor: 'n4' }),
+  node('n6', 6, 'assistant', 'The file deploy/settings.yaml is open.', { predecessor: 'n5' }),
+];
+const transcript = { id: 'synthetic', corpus: 'synthetic', nodes, timestamps: false };
+const calls = prepareCalls(transcript, (n) => itemFromNode(n, charTokenizer));
+const meter = createTokenMeter(charTokenizer);
+const pick = (r: Awaited<ReturnType<typeof replayPolicy>>[number]) => ({
+  tokens: r.tokens,
+  overBudget: r.overBudget,
+  latestUserPresent: r.latestUserPresent,
+  systemPresent: r.systemPresent,
+  sharedPrefixTokens: r.sharedPrefixTokens,
+  reused: r.reused,
+  visible: r.visible,
+  breakpoints: r.shape.breakpoints,
+});
+
+describe('prepareCalls', () => {
+  it('makes one call per assistant step, with the nodes before it and the identifiers it reuses', () => {
+    expect(calls.map((c) => [c.step.id, c.history.length, c.newNodes.map((n) => n.id), c.reused, c.now, c.at])).toEqual([
+      ['n2', 2, ['n0', 'n1'], [], 1, null],
+      ['n4', 4, ['n2', 'n3'], ['deploy/settings.yaml'], 3, null],
+      ['n6', 6, ['n4', 'n5'], ['deploy/settings.yaml'], 5, null],
+    ]);
+  });
+});
+
+describe('replayPolicy', () => {
+  // Tokens (1 per char + 3 per message): n0 19, n1 24, n2 13, n3 'find({"pattern":"*.yaml"})\nfound deploy/settings.yaml' 56, n4 36, n5 9.
+  it('measures the full history: tokens, shared prefix, recall, presence', async () => {
+    const records = await replayPolicy(calls, fullHistoryPolicy, 100, meter, canonicalRequest);
+    expect(records.map(pick)).toEqual([
+      { tokens: 46, overBudget: false, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 0, reused: 0, visible: 0, breakpoints: [1, 2] },
+      { tokens: 115, overBudget: true, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 43, reused: 1, visible: 1, breakpoints: [1, 4] },
+      { tokens: 160, overBudget: true, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 112, reused: 1, visible: 1, breakpoints: [1, 6] },
+    ]);
+    const bodies = calls.map((c) => canonicalRequest(c.historyItems));
+    expect(records[1]?.bytes).toBe(Buffer.byteLength(bodies[1] ?? ''));
+    expect(records[1]?.sharedPrefixBytes).toBe((bodies[0] ?? '').length - 1);
+  });
+
+  it('measures a sliding window that loses the tool result, then finds the identifier again in an assistant message', async () => {
+    const records = await replayPolicy(calls, slidingWindowPolicy, 100, meter, canonicalRequest);
+    expect(records.map(pick)).toEqual([
+      { tokens: 46, overBudget: false, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 0, reused: 0, visible: 0, breakpoints: [1, 2] },
+      { tokens: 46, overBudget: false, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 43, reused: 1, visible: 0, breakpoints: [1, 2] },
+      { tokens: 67, overBudget: false, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 19, reused: 1, visible: 1, breakpoints: [1, 3] },
+    ]);
+  });
+});

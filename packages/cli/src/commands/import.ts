@@ -1,0 +1,143 @@
+import { Command, Option } from 'commander';
+import type { Transcript } from '@ctxgit/dag';
+import type { Session } from '@ctxgit/commit';
+import { validateRefComponent } from '@ctxgit/commit';
+import { resolveModel } from '@ctxgit/tokenize';
+import { CliError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { openOrCreate } from '../open-repository.js';
+import type { CommonOptions } from '../options.js';
+import { positiveInt, repoPath, withCommon } from '../options.js';
+import { emit, table } from '../output.js';
+import { createProgress } from '../progress.js';
+import type { Progress } from '../progress.js';
+import { IMPORT_FORMATS, readText, readTranscripts } from '../read-transcripts.js';
+import { syntheticTimes, SYNTHETIC_EPOCH_MS } from '../synthetic-clock.js';
+
+/** Model of imported sessions when `--model` is absent. */
+export const DEFAULT_IMPORT_MODEL = 'openai:gpt-4o';
+
+interface ImportOptions extends CommonOptions {
+  readonly format: string;
+  readonly session?: string;
+  readonly model: string;
+  readonly budget?: number;
+  readonly clockStep: number;
+  readonly fsync: boolean;
+  readonly skipMalformed?: boolean;
+}
+
+/** What `import --json` prints for one session. */
+interface ImportedSession {
+  readonly id: string;
+  readonly nodes: number;
+  readonly commits: number;
+}
+
+/** The `import` command: replays transcripts into sessions, with a commit before each assistant turn. */
+export function importCommand(io: CliIo): Command {
+  return withCommon(
+    new Command('import')
+      .description(
+        'Replay a transcript into new sessions: each node is appended in order, with a commit before every assistant turn ' +
+          '(the context the model was fed for that call). A file with several conversations (JSONL, one per line) ' +
+          'makes one session per conversation, named <session>-<index> (0-based).',
+      )
+      .argument('<file>', 'transcript file')
+      .addOption(new Option('--format <format>', 'transcript format').choices(IMPORT_FORMATS).makeOptionMandatory())
+      .addOption(new Option('--session <name>', 'session name (default: the file name without extension)'))
+      .addOption(new Option('--model <provider:model>', 'model of the sessions').default(DEFAULT_IMPORT_MODEL))
+      .addOption(new Option('--budget <tokens>', "context window of the sessions, tokens (default: the model's window)").argParser(positiveInt('--budget')))
+      .addOption(
+        new Option('--clock-step <seconds>', 'synthetic clock: seconds between entries that carry no timestamp').default(60).argParser(positiveInt('--clock-step')),
+      )
+      .addOption(new Option('--skip-malformed', 'skip malformed lines or messages (counted in the output) instead of failing'))
+      .addOption(new Option('--no-fsync', 'do not fsync each write: much faster, but a crash mid-import may lose the last writes')),
+  )
+    .addHelpText(
+      'after',
+      `\nClock: timestamps in the transcript drive the clock (node times, commit times, idle clearing). An entry without one
+is placed --clock-step seconds after the entry before it; the first entry of a transcript without any timestamp is at
+${new Date(SYNTHETIC_EPOCH_MS).toISOString()}.
+
+JSON (--json): { "sessions": [{ "id", "nodes", "commits" }] }`,
+    )
+    .action(async (file: string, opts: ImportOptions) => {
+      const sessions = await runImport(io, file, opts);
+      emit(io, opts, {
+        json: { sessions },
+        text: table([
+          ['session', 'nodes', 'commits'],
+          ...sessions.map((s) => [s.id, String(s.nodes), String(s.commits)]),
+        ]),
+      });
+    });
+}
+
+async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<ImportedSession[]> {
+  const dir = repoPath(io, opts);
+  const named = readTranscripts(await readText(file), file, opts.format, opts.session, opts.skipMalformed === true);
+  resolveModel(opts.model, opts.budget === undefined ? {} : { window: opts.budget });
+  for (const n of named) validateRefComponent(n.session, 'session');
+  const repo = await openOrCreate(dir, { fsync: opts.fsync });
+  const taken = new Set(await repo.listSessions());
+  const clash = named.find((n) => taken.has(n.session));
+  if (clash !== undefined) {
+    throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(clash.session)} already exists in ${dir}; import with another --session`, { session: clash.session });
+  }
+  const progress = createProgress(io.stderr, named.reduce((n, t) => n + t.transcript.entries.length, 0));
+  const out: ImportedSession[] = [];
+  try {
+    for (const { session, transcript } of named) {
+      const times = syntheticTimes(transcript.entries, opts.clockStep * 1000);
+      let now = times[0] ?? SYNTHETIC_EPOCH_MS;
+      const s = await repo.createSession(session, {
+        model: opts.model,
+        ...(opts.budget === undefined ? {} : { window: opts.budget }),
+        clock: () => now,
+      });
+      const commits = await replay(transcript, times, s, (t) => (now = t), progress);
+      out.push({ id: session, nodes: transcript.entries.length, commits });
+      if (transcript.malformed.length > 0) io.stderr.write(`ctxgit: ${session}: skipped ${transcript.malformed.length} malformed (first: ${transcript.malformed[0]?.reason ?? ''})\n`);
+    }
+  } finally {
+    progress.done();
+  }
+  return out;
+}
+
+/** Appends every entry in order, committing before each assistant entry; returns the number of commits. */
+async function replay(t: Transcript, times: readonly number[], s: Session, setNow: (ms: number) => void, progress: Progress): Promise<number> {
+  const ids: string[] = [];
+  let head: string | null = null;
+  let commits = 0;
+  for (const [i, e] of t.entries.entries()) {
+    setNow(times[i] ?? 0);
+    if (e.role !== 'tool' && e.predecessor !== undefined) {
+      const want = ids[e.predecessor];
+      if (want !== undefined && want !== head) {
+        await s.checkout(want);
+        head = want;
+      }
+    }
+    if (e.role === 'assistant' && head !== null) {
+      await s.commit();
+      commits += 1;
+    }
+    const caller = e.caller === undefined ? undefined : ids[e.caller];
+    const node = await s.append({
+      role: e.role,
+      output: e.output,
+      ...(e.name === undefined ? {} : { name: e.name }),
+      ...(e.input === undefined ? {} : { input: e.input }),
+      ...(caller === undefined ? {} : { caller }),
+      ...(e.metadata === undefined ? {} : { metadata: e.metadata }),
+    });
+    ids.push(node.id);
+    if (e.role !== 'tool') head = node.id;
+    progress.tick(s.name);
+  }
+  const last = t.head === null ? undefined : ids[t.head];
+  if (last !== undefined && last !== head) await s.checkout(last);
+  return commits;
+}

@@ -1,0 +1,72 @@
+import type { CommitSummary, ContextCommit, Repo } from '@ctxgit/commit';
+import type { RenderOptions } from '@ctxgit/render';
+import { render, stablePrefix } from '@ctxgit/render';
+import { itemFromNode } from '@ctxgit/rules';
+import type { Tokenizer } from '@ctxgit/tokenize';
+import { loadTokenizer, resolveModel } from '@ctxgit/tokenize';
+import type { StateCounts } from './states.js';
+import { stateCounts } from './states.js';
+
+/** Figures of one commit, as `ctxgit stats` prints them (tokens unless said otherwise). */
+export interface CommitStats {
+  readonly id: string;
+  readonly headNodeId: string;
+  /** What ctxgit feeds: the commit's total. */
+  readonly totalTokens: number;
+  /** What the same nodes would cost with every item full (no rule applied). */
+  readonly fullTokens: number;
+  readonly window: number;
+  /** `totalTokens / window`. */
+  readonly occupancy: number;
+  readonly states: StateCounts;
+  /** What the rules did on this turn: items added, aged, cleared and folded; index of the first changed item. */
+  readonly summary: CommitSummary;
+  /** Leading messages identical to the previous commit's render (0 for the first commit). */
+  readonly prefixMessages: number;
+  /** Share of the previous commit's rendered bytes that is a byte-identical prefix of this one (null for the first). */
+  readonly prefixShare: number | null;
+}
+
+/** Measures a run of commits in order; each is compared with the one before it. */
+export async function commitStats(repo: Repo, commits: readonly ContextCommit[], options: RenderOptions): Promise<CommitStats[]> {
+  const out: CommitStats[] = [];
+  const fullOf = new Map<string, number>();
+  const tokenizers = new Map<string, Tokenizer>();
+  let previous: ReturnType<typeof render> | undefined;
+  for (const c of commits) {
+    const encoding = resolveModel(c.model, { window: c.window }).encoding;
+    let tokenizer = tokenizers.get(encoding);
+    if (tokenizer === undefined) tokenizers.set(encoding, (tokenizer = await loadTokenizer(encoding)));
+    let full = 0;
+    for (const item of c.items) {
+      if (item.state === 'summary') continue;
+      let t = fullOf.get(item.sourceNodeId);
+      if (t === undefined) {
+        const node = await repo.store.getNode(item.sourceNodeId);
+        t = node === undefined ? item.tokens : itemFromNode(node, tokenizer).tokens;
+        fullOf.set(item.sourceNodeId, t);
+      }
+      full += t;
+    }
+    const body = render(c, options);
+    const p = previous === undefined ? undefined : stablePrefix(previous, body);
+    out.push({
+      id: c.id,
+      headNodeId: c.headNodeId,
+      totalTokens: c.totalTokens,
+      fullTokens: full,
+      window: c.window,
+      occupancy: round(c.totalTokens / c.window),
+      states: stateCounts(c.items),
+      summary: c.summary,
+      prefixMessages: p?.messages ?? 0,
+      prefixShare: p === undefined ? null : round(p.totalBytes[0] === 0 ? 1 : p.bytes / p.totalBytes[0]),
+    });
+    previous = body;
+  }
+  return out;
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}

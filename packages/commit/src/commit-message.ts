@@ -1,0 +1,46 @@
+import type { ContextItem, ItemState } from '@ctxgit/rules';
+import type { CommitSummary } from './context-commit.js';
+
+/** What goes into the message of one ContextCommit. */
+export interface CommitMessageInput {
+  readonly session: string;
+  readonly turn: number;
+  readonly headNodeId: string;
+  readonly rulesVersion: string;
+  readonly model: string;
+  readonly window: number;
+  readonly totalTokens: number;
+  readonly items: readonly ContextItem[];
+  readonly summary: CommitSummary;
+  /** Sessions merged by this commit, with their terminal commits. */
+  readonly merged: readonly { readonly session: string; readonly commit: string }[];
+}
+
+const STATES: readonly ItemState[] = ['full', 'aged', 'cleared', 'summarized', 'summary'];
+
+/** The readable message of a ContextCommit: a subject line, a body, and the trailers `Head-Node`, `Rules-Version`, `Total-Tokens`. */
+export function commitMessage(m: CommitMessageInput): string {
+  const s = m.summary;
+  const share = m.window > 0 ? ((100 * m.totalTokens) / m.window).toFixed(2) : '0.00';
+  const subject =
+    `${m.session} turn ${m.turn}: +${s.added} ${plural(s.added, 'item')}, ${s.aged} aged, ${s.cleared} cleared, ${s.folded} folded; ` +
+    `${m.totalTokens} tokens (${share}% of ${m.window})`;
+  const counts = new Map<ItemState, number>(STATES.map((st) => [st, 0]));
+  for (const item of m.items) counts.set(item.state, (counts.get(item.state) ?? 0) + 1);
+  const body = [
+    `${m.items.length} ${plural(m.items.length, 'item')}: ${STATES.map((st) => `${counts.get(st) ?? 0} ${st}`).join(', ')}.`,
+    `Unchanged prefix: ${s.firstChangedIndex} of ${m.items.length} items are as in the parent commit.`,
+    `Model: ${m.model}, window ${m.window} tokens.`,
+  ];
+  if (m.merged.length > 0) body.push(`Merges: ${m.merged.map((p) => `${p.session} at ${p.commit.slice(0, 12)}`).join(', ')}.`);
+  const trailers = [`Head-Node: ${m.headNodeId}`, `Rules-Version: ${oneLine(m.rulesVersion)}`, `Total-Tokens: ${m.totalTokens}`];
+  return `${subject}\n\n${body.join('\n')}\n\n${trailers.join('\n')}\n`;
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}

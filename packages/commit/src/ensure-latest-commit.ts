@@ -1,0 +1,124 @@
+import type { Node } from '@ctxgit/dag';
+import type { PipelineInput } from '@ctxgit/rules';
+import { runPipeline } from '@ctxgit/rules';
+import { canonicalJson } from './canonical-json.js';
+import { LAYOUT_FORMAT } from './commit-meta.js';
+import type { CommitMeta } from './commit-meta.js';
+import { commitMessage } from './commit-message.js';
+import { EmptySessionError, UnknownSessionError } from './errors.js';
+import { attachPointerOf, expandAttach } from './expand-attach.js';
+import { readRef } from './git/read-ref.js';
+import { writeBlob } from './git/write-blob.js';
+import { contextRef, nodeCommitRef } from './refs.js';
+import type { RepoCore } from './repo-core.js';
+import { loadCommit, mustGetNode, remember } from './repo-core.js';
+import { swapRef } from './swap-ref.js';
+import type { SessionSettings } from './session-settings.js';
+import type { StoredCommit } from './stored-commit.js';
+import { writeStoredCommit } from './write-stored-commit.js';
+
+/** The nearest index entry for `node`: the session's own, else the one of the session that appended the node. */
+async function lookupIndex(core: RepoCore, session: string, node: Node): Promise<{ oid: string; own: boolean } | undefined> {
+  const own = await readRef(core.git, nodeCommitRef(session, node.id));
+  if (own !== null) return { oid: own, own: true };
+  if (node.session === session) return undefined;
+  const other = await readRef(core.git, nodeCommitRef(node.session, node.id));
+  return other === null ? undefined : { oid: other, own: false };
+}
+
+/**
+ * The ContextCommit of the session's head: found through the node index when the head has one that holds
+ * every node of its branch, else written from the nearest commit on the head's ancestor chain (its items, plus
+ * the branch's new nodes as `full` items and attach expansions, through the rule pipeline). Objects are
+ * written first, then the index ref, then the session's context ref (both compare-and-swap).
+ */
+export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Promise<StoredCommit> {
+  const rec = await core.store.getSession(s.name);
+  if (rec === undefined) throw new UnknownSessionError(s.name);
+  if (rec.head === null) throw new EmptySessionError(s.name);
+  const contextBefore = await readRef(core.git, contextRef(s.name));
+  const headRef = nodeCommitRef(s.name, rec.head);
+  const chain: Node[] = [];
+  let node = await mustGetNode(core, rec.head);
+  let hit: { oid: string; own: boolean } | undefined;
+  for (;;) {
+    hit = await lookupIndex(core, s.name, node);
+    if (hit !== undefined) break;
+    chain.push(node);
+    if (node.predecessor === undefined) break;
+    node = await mustGetNode(core, node.predecessor);
+  }
+  const base = hit === undefined ? null : await loadCommit(core, hit.oid);
+  const covered = new Set(base?.covered ?? []);
+  const fresh: Node[] = [];
+  const take = async (n: Node): Promise<void> => {
+    if (!covered.has(n.id)) {
+      covered.add(n.id);
+      fresh.push(n);
+    }
+    if (n.role !== 'assistant') return;
+    for (const id of await core.store.calleesOf(n.id)) {
+      if (covered.has(id)) continue;
+      covered.add(id);
+      fresh.push(await mustGetNode(core, id));
+    }
+  };
+  if (base !== null) await take(node);
+  for (let i = chain.length - 1; i >= 0; i--) await take(chain[i] as Node);
+  if (base !== null && fresh.length === 0) {
+    if (contextBefore !== base.commit.id) await swapRef(core, s.name, contextRef(s.name), contextBefore, base.commit.id);
+    return base;
+  }
+  const inputs: PipelineInput[] = [];
+  const origins = new Map<string, string>();
+  const parents: string[] = base === null ? [] : [base.commit.id];
+  const merged: { session: string; commit: string }[] = [];
+  for (const n of fresh) {
+    const pointer = attachPointerOf(n);
+    if (pointer === undefined) {
+      inputs.push(n);
+      origins.set(n.id, await writeBlob(core.git, canonicalJson(n)));
+      continue;
+    }
+    const expansion = await expandAttach(core, n, pointer);
+    inputs.push(...expansion.items);
+    for (const [k, v] of expansion.origins) origins.set(k, v);
+    if (pointer.merge !== undefined && expansion.source !== undefined) {
+      const id = expansion.source.commit.id;
+      if (!parents.includes(id)) parents.push(id);
+      merged.push({ session: pointer.source.session, commit: id });
+    }
+  }
+  const now = s.clock();
+  const result = runPipeline(base?.commit.items ?? [], inputs, {
+    now,
+    tokenizer: s.tokenizer,
+    historyBudget: s.historyBudget,
+    rules: s.rules,
+    ...(s.band === undefined ? {} : { band: s.band }),
+  });
+  const r = result.report;
+  const summary = { added: r.added, aged: r.aged, cleared: r.cleared, folded: r.folded, firstChangedIndex: result.firstChangedIndex };
+  const meta: CommitMeta = {
+    format: LAYOUT_FORMAT,
+    session: s.name,
+    turn: (base?.meta.turn ?? 0) + 1,
+    headNodeId: rec.head,
+    rulesVersion: s.rulesVersion,
+    model: s.model,
+    window: s.window,
+    historyBudget: s.historyBudget,
+    totalTokens: result.totalTokens,
+    historyTokens: result.historyTokens,
+    itemCount: result.items.length,
+    createdAt: now,
+    summary,
+  };
+  const message = commitMessage({ ...meta, items: result.items, merged });
+  const stored = await writeStoredCommit(core.git, { base, items: result.items, origins, meta, parents, message });
+  remember(core, stored);
+  const indexBefore = hit !== undefined && hit.own && chain.length === 0 ? hit.oid : null;
+  await swapRef(core, s.name, headRef, indexBefore, stored.commit.id);
+  await swapRef(core, s.name, contextRef(s.name), contextBefore, stored.commit.id);
+  return stored;
+}

@@ -1,0 +1,110 @@
+/** A JSON-able payload describing what went wrong. */
+export type CommitErrorData = { readonly [key: string]: unknown };
+
+/**
+ * Base class of every error thrown by `@ctxgit/commit`.
+ *
+ * `code` is stable across versions (match on it, not on the message); `data` carries the offending values.
+ *
+ * @example
+ * ```ts
+ * try { await repo.openSession('nope'); }
+ * catch (e) { if (e instanceof CommitError && e.code === 'E_COMMIT_UNKNOWN_SESSION') console.log(e.data); }
+ * ```
+ */
+export class CommitError extends Error {
+  /** Stable machine-readable code, e.g. `E_COMMIT_UNKNOWN_SESSION`. */
+  readonly code: string;
+  /** The values that caused the error. */
+  readonly data: CommitErrorData;
+  constructor(code: string, message: string, data: CommitErrorData = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** The session does not exist in the repository (`E_COMMIT_UNKNOWN_SESSION`). */
+export class UnknownSessionError extends CommitError {
+  constructor(session: string) {
+    super('E_COMMIT_UNKNOWN_SESSION', `session "${session}" does not exist; create it with repo.createSession()`, { session });
+  }
+}
+
+/** `createSession` or `fork` was given a name already taken (`E_COMMIT_SESSION_EXISTS`). */
+export class SessionNameTakenError extends CommitError {
+  constructor(session: string) {
+    super('E_COMMIT_SESSION_EXISTS', `session "${session}" already exists; open it with repo.openSession() or pick another name`, { session });
+  }
+}
+
+/** No ContextCommit with this id exists in the repository (`E_COMMIT_UNKNOWN_COMMIT`). */
+export class UnknownCommitError extends CommitError {
+  constructor(id: string, reason: string) {
+    super('E_COMMIT_UNKNOWN_COMMIT', `no ContextCommit "${id}" in this repository (${reason}); pass the oid of a commit from s.log()`, { id, reason });
+  }
+}
+
+/** The directory holds something other than a ctxgit repository (`E_COMMIT_NOT_CTXGIT_REPO`). */
+export class NotCtxgitRepoError extends CommitError {
+  constructor(dir: string, reason: string) {
+    super('E_COMMIT_NOT_CTXGIT_REPO', `"${dir}" is not a ctxgit repository (${reason}); point openRepo at an empty or missing directory, or at a repository ctxgit created`, { dir, reason });
+  }
+}
+
+/** The model is unknown and no `window`/`budget` was given (`E_COMMIT_UNKNOWN_MODEL`). */
+export class UnknownModelError extends CommitError {
+  constructor(model: string, cause?: unknown) {
+    super('E_COMMIT_UNKNOWN_MODEL', `model "${model}" is not in the model table; pass { window: <tokens> } to createSession`, { model }, { cause });
+  }
+}
+
+/** An option has a wrong type or range (`E_COMMIT_INVALID_OPTION`). */
+export class InvalidOptionError extends CommitError {
+  constructor(option: string, value: unknown, expected: string) {
+    super('E_COMMIT_INVALID_OPTION', `option "${option}" is invalid (${JSON.stringify(value) ?? String(value)}); expected ${expected}`, { option, value: value ?? null, expected });
+  }
+}
+
+/** A merge names no peer, a peer twice, or the target itself (`E_COMMIT_INVALID_MERGE`). */
+export class InvalidMergeError extends CommitError {
+  constructor(reason: string, data: CommitErrorData) {
+    super('E_COMMIT_INVALID_MERGE', `invalid merge: ${reason}`, data);
+  }
+}
+
+/** The session has no node yet, so there is nothing to commit (`E_COMMIT_EMPTY_SESSION`). */
+export class EmptySessionError extends CommitError {
+  constructor(session: string) {
+    super('E_COMMIT_EMPTY_SESSION', `session "${session}" has no node; append one before committing`, { session });
+  }
+}
+
+/** Another writer changed the session first; re-open or retry the call (`E_COMMIT_CONFLICT`). */
+export class CommitConflictError extends CommitError {
+  constructor(session: string, what: string, cause?: unknown) {
+    super('E_COMMIT_CONFLICT', `another writer changed session "${session}" (${what}) first; nothing of this call was lost, retry it`, { session, what }, { cause });
+  }
+}
+
+/** The key names no item, or an item that is not a summary (`E_COMMIT_UNKNOWN_ITEM`). */
+export class UnknownItemError extends CommitError {
+  constructor(key: string, commit: string, reason: string) {
+    super('E_COMMIT_UNKNOWN_ITEM', `item "${key}" of commit ${commit}: ${reason}`, { key, commit, reason });
+  }
+}
+
+/** An original node does not match the git object id recorded for it (`E_COMMIT_VERIFY_FAILED`). */
+export class VerificationError extends CommitError {
+  constructor(nodeId: string, expected: string, actual: string) {
+    super('E_COMMIT_VERIFY_FAILED', `node "${nodeId}" hashes to ${actual}, the commit recorded ${expected}; the repository is damaged, run git fsck`, { nodeId, expected, actual });
+  }
+}
+
+/** A merge names the target among its peers (`E_COMMIT_SELF_MERGE`). */
+export class SelfMergeError extends CommitError {
+  constructor(session: string) {
+    super('E_COMMIT_SELF_MERGE', `session "${session}" cannot be merged into itself; name other sessions as peers`, { session });
+  }
+}

@@ -1,0 +1,50 @@
+import { GitError, GitIoError, ObjectNotFoundError, RefConflictError } from './errors.js';
+import type { GitContext } from './git-context.js';
+import { ensureDir, errnoOf, unlinkQuietly, writeExclusive } from './internal/fs-ops.js';
+import { hasObjectInternal } from './internal/object-io.js';
+import { assertOid } from './internal/oid.js';
+import { assertRefName } from './internal/ref-name.js';
+import { readRefValue } from './internal/ref-io.js';
+
+/**
+ * Points `ref` at `next` if and only if it now holds `expected` (null: the ref must not exist), with git's
+ * lock-file protocol: create `<ref>.lock` exclusively, check the current value under the lock, write `next`,
+ * fsync, rename the lock onto the ref. Any failure removes the lock and leaves the ref as it was.
+ *
+ * @param ctx - the repository
+ * @param ref - the full name, `refs/...`
+ * @param expected - the oid the ref must hold now, or null when it must not exist
+ * @param next - the new oid; the object must exist
+ * @throws {@link RefConflictError} (`E_GIT_REF_CONFLICT`) when another writer holds the lock or the ref moved;
+ * {@link ObjectNotFoundError} when `next` is missing; {@link GitIoError} when the file system fails
+ * @example
+ * ```ts
+ * const old = await readRef(ctx, 'refs/ctxgit/dag');
+ * await compareAndSwapRef(ctx, 'refs/ctxgit/dag', old, commitOid);
+ * ```
+ */
+export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: string | null, next: string): Promise<void> {
+  assertRefName(ref);
+  if (expected !== null) assertOid('expected', expected);
+  assertOid('next', next);
+  if (!(await hasObjectInternal(ctx, next))) throw new ObjectNotFoundError(next);
+  const path = `${ctx.gitdir}/${ref}`;
+  const lock = `${path}.lock`;
+  await ensureDir(ctx, path.slice(0, path.lastIndexOf('/')));
+  try {
+    await writeExclusive(ctx, lock, Buffer.from(`${next}\n`, 'latin1'));
+  } catch (err) {
+    if (errnoOf(err) === 'EEXIST') throw new RefConflictError(ref, 'locked', expected, null);
+    await unlinkQuietly(ctx, lock);
+    throw new GitIoError('lock', lock, err);
+  }
+  try {
+    const actual = await readRefValue(ctx, ref);
+    if (actual !== expected) throw new RefConflictError(ref, 'moved', expected, actual);
+    await ctx.fs.promises.rename(lock, path);
+  } catch (err) {
+    await unlinkQuietly(ctx, lock);
+    if (err instanceof GitError) throw err;
+    throw new GitIoError('rename', lock, err);
+  }
+}

@@ -1,0 +1,93 @@
+import { CommitError } from '../errors.js';
+import type { CommitErrorData } from '../errors.js';
+
+/**
+ * Base class of every error thrown by the git layer of `@ctxgit/commit` (codes `E_GIT_*`).
+ *
+ * @example
+ * ```ts
+ * try { await readBlob(ctx, oid); }
+ * catch (e) { if (e instanceof GitError) console.log(e.code, e.data); }
+ * ```
+ */
+export class GitError extends CommitError {
+  constructor(code: string, message: string, data: CommitErrorData = {}, options?: { cause?: unknown }) {
+    super(code, message, data, options);
+  }
+}
+
+/** What kind of name failed validation. */
+export type NameKind = 'session' | 'branch' | 'ref' | 'path';
+
+/** A session, branch, ref or tree path name is not acceptable (`E_GIT_INVALID_NAME`); nothing was written. */
+export class InvalidNameError extends GitError {
+  constructor(name: string, what: NameKind, reason: string) {
+    super('E_GIT_INVALID_NAME', `invalid ${what} name ${JSON.stringify(name)}: ${reason}; pick a name of letters, digits, '-', '_' or '.'`, { name, what, reason });
+  }
+}
+
+/** An argument has the wrong shape, e.g. an oid that is not 40 lowercase hex digits (`E_GIT_INVALID_ARGUMENT`). */
+export class GitArgumentError extends GitError {
+  constructor(argument: string, reason: string) {
+    super('E_GIT_INVALID_ARGUMENT', `invalid argument ${argument}: ${reason}`, { argument, reason });
+  }
+}
+
+/** No object with this id exists in the repository (`E_GIT_OBJECT_NOT_FOUND`). */
+export class ObjectNotFoundError extends GitError {
+  constructor(oid: string) {
+    super('E_GIT_OBJECT_NOT_FOUND', `git object ${oid} does not exist in this repository; write it first or pass an oid that was written`, { oid });
+  }
+}
+
+/** The object exists but has another type than the call needs (`E_GIT_WRONG_OBJECT_TYPE`). */
+export class ObjectTypeError extends GitError {
+  constructor(oid: string, expected: string, actual: string) {
+    super('E_GIT_WRONG_OBJECT_TYPE', `git object ${oid} is a ${actual}, expected a ${expected}`, { oid, expected, actual });
+  }
+}
+
+/** An object or ref on disk cannot be parsed or does not hash to its id (`E_GIT_CORRUPT`); run `git fsck`. */
+export class CorruptObjectError extends GitError {
+  constructor(what: string, reason: string) {
+    super('E_GIT_CORRUPT', `${what} is damaged (${reason}); run git fsck --strict on the repository`, { what, reason });
+  }
+}
+
+/** Why a compare-and-swap of a ref failed: another writer holds its lock, or the ref moved away from the expected value. */
+export type RefConflictReason = 'locked' | 'moved';
+
+/**
+ * A compare-and-swap of a ref lost (`E_GIT_REF_CONFLICT`): the ref was not changed.
+ *
+ * @remarks
+ * `data.reason` is `'locked'` when `<ref>.lock` exists (another writer is mid-update, or a writer crashed: see
+ * {@link recoverStaleLocks}) and `'moved'` when the ref does not hold `data.expected` (`data.actual` is what it holds).
+ * Re-read the ref and retry.
+ */
+export class RefConflictError extends GitError {
+  constructor(ref: string, reason: RefConflictReason, expected: string | null, actual: string | null) {
+    super(
+      'E_GIT_REF_CONFLICT',
+      reason === 'locked'
+        ? `ref ${ref} is locked by another writer (${ref}.lock exists); retry, or remove a stale lock with recoverStaleLocks()`
+        : `ref ${ref} holds ${actual ?? 'nothing'}, expected ${expected ?? 'nothing'}; re-read it and retry`,
+      { ref, reason, expected, actual },
+    );
+  }
+}
+
+/** A file-system call failed, e.g. ENOSPC or EIO (`E_GIT_IO`); nothing half-written is visible, the call can be retried. */
+export class GitIoError extends GitError {
+  constructor(op: string, path: string, cause: unknown) {
+    const errno = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : 'unknown';
+    super('E_GIT_IO', `${op} ${path} failed (${errno}); check disk space and permissions, then retry`, { op, path, errno }, { cause });
+  }
+}
+
+/** The directory exists and is neither empty nor a git repository (`E_GIT_NOT_A_REPOSITORY`). */
+export class NotARepositoryError extends GitError {
+  constructor(dir: string, reason: string) {
+    super('E_GIT_NOT_A_REPOSITORY', `"${dir}" is not a bare git repository (${reason}); point at a missing or empty directory, or at a bare repository`, { dir, reason });
+  }
+}

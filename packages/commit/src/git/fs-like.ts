@@ -1,0 +1,41 @@
+/** The subset of a `stat` result the git layer reads. */
+export interface FsStatsLike {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  /** Modification time in milliseconds since the epoch. */
+  readonly mtimeMs: number | bigint;
+}
+
+/** An open file as returned by {@link FsPromisesLike.open}. */
+export interface FsFileHandleLike {
+  writeFile(data: Uint8Array): Promise<void>;
+  /** Flushes the file's data to stable storage (fdatasync). */
+  datasync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The promise API the git layer (and isomorphic-git) calls. `node:fs`'s `promises` and memfs's `fs.promises` both fit;
+ * a fault-injecting wrapper only has to implement these methods.
+ */
+export interface FsPromisesLike {
+  readFile(path: string): Promise<Uint8Array | string>;
+  writeFile(path: string, data: Uint8Array | string, options?: { flag?: string }): Promise<void>;
+  /** Only the flags `'wx'` (create exclusively) are used. */
+  open(path: string, flags: string): Promise<FsFileHandleLike>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+  readdir(path: string): Promise<unknown[]>;
+  stat(path: string): Promise<FsStatsLike>;
+  lstat(path: string): Promise<FsStatsLike>;
+  rmdir(path: string): Promise<void>;
+}
+
+/**
+ * A file system as isomorphic-git takes it: an object with a `promises` member, e.g. `node:fs` or
+ * `createFsFromVolume(new Volume())` of memfs.
+ */
+export interface FsLike {
+  readonly promises: FsPromisesLike;
+}

@@ -1,0 +1,15 @@
+import type { FsLike } from './fs-like.js';
+
+/**
+ * An opened git repository: every git primitive takes one. Create it with {@link openGit}.
+ *
+ * @remarks
+ * `cache` is the isomorphic-git cache object (used for packfiles); the git layer also keys its own caches of
+ * immutable objects on it, so share one context per repository and process.
+ */
+export interface GitContext {
+  readonly fs: FsLike;
+  /** Absolute path of the bare repository (`/` joined, no trailing slash). */
+  readonly gitdir: string;
+  readonly cache: object;
+}

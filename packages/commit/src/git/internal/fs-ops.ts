@@ -1,0 +1,96 @@
+import { GitError, GitIoError } from '../errors.js';
+import type { GitContext } from '../git-context.js';
+import { stateOf } from './state.js';
+
+export function errnoOf(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+export function isNotFound(err: unknown): boolean {
+  const code = errnoOf(err);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** Runs an fs call, turning any non-git error into a GitIoError. */
+export async function io<T>(op: string, path: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof GitError) throw err;
+    throw new GitIoError(op, path, err);
+  }
+}
+
+export function toBytes(data: Uint8Array | string): Uint8Array {
+  return typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+}
+
+/** The file's bytes, or null when it (or a directory on its path) does not exist. */
+export async function readFileOrNull(ctx: GitContext, path: string): Promise<Uint8Array | null> {
+  try {
+    return toBytes(await ctx.fs.promises.readFile(path));
+  } catch (err) {
+    if (isNotFound(err) || errnoOf(err) === 'EISDIR') return null;
+    throw new GitIoError('read', path, err);
+  }
+}
+
+export async function pathExists(ctx: GitContext, path: string): Promise<boolean> {
+  try {
+    await ctx.fs.promises.stat(path);
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw new GitIoError('stat', path, err);
+  }
+}
+
+export async function ensureDir(ctx: GitContext, dir: string): Promise<void> {
+  const state = stateOf(ctx);
+  if (state.dirs.has(dir)) return;
+  await io('mkdir', dir, () => ctx.fs.promises.mkdir(dir, { recursive: true }));
+  state.dirs.add(dir);
+}
+
+export async function unlinkQuietly(ctx: GitContext, path: string): Promise<void> {
+  try {
+    await ctx.fs.promises.unlink(path);
+  } catch {
+    // best effort: the caller is already reporting the original failure
+  }
+}
+
+/** Creates `path` exclusively (`wx`), writes `data`, fsyncs when the repository asks for it, closes. */
+export async function writeExclusive(ctx: GitContext, path: string, data: Uint8Array): Promise<void> {
+  const fs = ctx.fs.promises;
+  if (!stateOf(ctx).fsync) {
+    await fs.writeFile(path, data, { flag: 'wx' });
+    return;
+  }
+  const handle = await fs.open(path, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `data` to `dir/tmp_<suffix>` and renames it onto `target`, so a reader never sees a partial file. */
+export async function writeFileAtomic(ctx: GitContext, dir: string, target: string, data: Uint8Array): Promise<void> {
+  await ensureDir(ctx, dir);
+  const temp = `${dir}/tmp_obj_${stateOf(ctx).tempSuffix()}`;
+  try {
+    await writeExclusive(ctx, temp, data);
+  } catch (err) {
+    await unlinkQuietly(ctx, temp);
+    throw new GitIoError('write', target, err);
+  }
+  try {
+    await ctx.fs.promises.rename(temp, target);
+  } catch (err) {
+    await unlinkQuietly(ctx, temp);
+    // some file systems refuse to rename onto an existing file: an object of that name is the same object
+    if (!(await pathExists(ctx, target))) throw new GitIoError('rename', target, err);
+  }
+}

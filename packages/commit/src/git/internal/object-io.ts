@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { readObject as isoReadObject } from 'isomorphic-git';
+import { CorruptObjectError, GitIoError, ObjectNotFoundError, ObjectTypeError } from '../errors.js';
+import type { GitContext } from '../git-context.js';
+import { isNotFound, pathExists, readFileOrNull, writeFileAtomic } from './fs-ops.js';
+import { EMPTY_TREE } from './oid.js';
+import type { RawObject } from './state.js';
+import { cacheObject, cachedObject, rememberExisting, stateOf } from './state.js';
+
+type ObjectType = RawObject['type'];
+const TYPES: readonly string[] = ['blob', 'tree', 'commit', 'tag'];
+
+function loosePath(ctx: GitContext, oid: string): { dir: string; file: string } {
+  const dir = `${ctx.gitdir}/objects/${oid.slice(0, 2)}`;
+  return { dir, file: `${dir}/${oid.slice(2)}` };
+}
+
+/** An object hashed in memory, not yet stored. */
+export interface PreparedObject {
+  readonly oid: string;
+  readonly type: ObjectType;
+  readonly wrapped: Buffer;
+  readonly headerLength: number;
+}
+
+export function prepareObject(type: ObjectType, content: Uint8Array): PreparedObject {
+  const header = Buffer.from(`${type} ${content.length}\0`, 'latin1');
+  const wrapped = Buffer.concat([header, content]);
+  return { oid: createHash('sha1').update(wrapped).digest('hex'), type, wrapped, headerLength: header.length };
+}
+
+/**
+ * Stores a prepared object as a zlib-compressed loose object: temp file, then rename onto its final name (an
+ * existing copy is replaced by identical bytes, so no existence check is needed).
+ */
+export async function storeObject(ctx: GitContext, object: PreparedObject): Promise<string> {
+  const state = stateOf(ctx);
+  if (!state.known.has(object.oid)) {
+    const { dir, file } = loosePath(ctx, object.oid);
+    await writeFileAtomic(ctx, dir, file, deflateSync(object.wrapped, { level: 1 }));
+    rememberExisting(state, object.oid);
+  }
+  cacheObject(state, object.oid, { type: object.type, content: object.wrapped.subarray(object.headerLength) });
+  return object.oid;
+}
+
+/** Hashes and stores one object; returns its oid. */
+export async function writeObject(ctx: GitContext, type: ObjectType, content: Uint8Array): Promise<string> {
+  return storeObject(ctx, prepareObject(type, content));
+}
+
+/** True when the object is stored loose or in a pack. */
+export async function hasObjectInternal(ctx: GitContext, oid: string): Promise<boolean> {
+  const state = stateOf(ctx);
+  if (oid === EMPTY_TREE || state.known.has(oid)) return true;
+  if (await pathExists(ctx, loosePath(ctx, oid).file)) {
+    rememberExisting(state, oid);
+    return true;
+  }
+  const packed = await readPacked(ctx, oid);
+  if (packed !== null) rememberExisting(state, oid);
+  return packed !== null;
+}
+
+function decodeLoose(oid: string, deflated: Uint8Array): RawObject {
+  let wrapped: Buffer;
+  try {
+    wrapped = inflateSync(deflated);
+  } catch (err) {
+    throw new CorruptObjectError(`object ${oid}`, `zlib: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (createHash('sha1').update(wrapped).digest('hex') !== oid) throw new CorruptObjectError(`object ${oid}`, 'content does not hash to its id');
+  const nul = wrapped.indexOf(0);
+  const [type, size] = wrapped.subarray(0, nul < 0 ? 0 : nul).toString('latin1').split(' ');
+  const content = wrapped.subarray(nul + 1);
+  if (nul < 0 || type === undefined || !TYPES.includes(type) || Number(size) !== content.length) {
+    throw new CorruptObjectError(`object ${oid}`, 'bad object header');
+  }
+  return { type: type as ObjectType, content };
+}
+
+async function readPacked(ctx: GitContext, oid: string): Promise<RawObject | null> {
+  try {
+    const result = await isoReadObject({ fs: ctx.fs, gitdir: ctx.gitdir, oid, format: 'content', cache: ctx.cache });
+    if (!(result.object instanceof Uint8Array) || !TYPES.includes(result.type)) throw new CorruptObjectError(`object ${oid}`, 'unreadable pack entry');
+    return { type: result.type as ObjectType, content: result.object };
+  } catch (err) {
+    if (err instanceof CorruptObjectError) throw err;
+    if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'NotFoundError') return null;
+    if (isNotFound(err)) return null;
+    throw new GitIoError('read pack', `${ctx.gitdir}/objects/pack`, err);
+  }
+}
+
+/** Reads and verifies one object (cache, then loose, then packs). */
+export async function readObjectInternal(ctx: GitContext, oid: string): Promise<RawObject> {
+  if (oid === EMPTY_TREE) return { type: 'tree', content: new Uint8Array(0) };
+  const state = stateOf(ctx);
+  const hit = cachedObject(state, oid);
+  if (hit !== undefined) return hit;
+  const deflated = await readFileOrNull(ctx, loosePath(ctx, oid).file);
+  const object = deflated !== null ? decodeLoose(oid, deflated) : await readPacked(ctx, oid);
+  if (object === null) throw new ObjectNotFoundError(oid);
+  rememberExisting(state, oid);
+  cacheObject(state, oid, object);
+  return object;
+}
+
+export async function readTyped(ctx: GitContext, oid: string, type: ObjectType): Promise<Uint8Array> {
+  const object = await readObjectInternal(ctx, oid);
+  if (object.type !== type) throw new ObjectTypeError(oid, type, object.type);
+  return object.content;
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+
+/** A decoded git object. */
+export interface RawObject {
+  readonly type: 'blob' | 'tree' | 'commit' | 'tag';
+  readonly content: Uint8Array;
+}
+
+/** Per-repository state of the git layer, keyed on the context's cache object. */
+export interface GitState {
+  fsync: boolean;
+  tempSuffix: () => string;
+  /** Oids known to exist on storage (objects are immutable, so the set only grows until trimmed). */
+  readonly known: Set<string>;
+  /** LRU of decoded objects, bounded by `objectBytes`. */
+  readonly objects: Map<string, RawObject>;
+  objectBytes: number;
+  /** Directories known to exist. */
+  readonly dirs: Set<string>;
+}
+
+const MAX_KNOWN = 200_000;
+const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+const MAX_CACHED_OBJECT = 1024 * 1024;
+const states = new WeakMap<object, GitState>();
+
+export function stateOf(ctx: { readonly cache: object }): GitState {
+  let state = states.get(ctx.cache);
+  if (state === undefined) {
+    const prefix = randomBytes(6).toString('hex');
+    let counter = 0;
+    state = { fsync: true, tempSuffix: () => `${prefix}${(counter++).toString(36)}`, known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set() };
+    states.set(ctx.cache, state);
+  }
+  return state;
+}
+
+export function rememberExisting(state: GitState, oid: string): void {
+  if (state.known.size >= MAX_KNOWN) state.known.clear();
+  state.known.add(oid);
+}
+
+export function cacheObject(state: GitState, oid: string, object: RawObject): void {
+  if (object.content.length > MAX_CACHED_OBJECT || state.objects.has(oid)) return;
+  state.objects.set(oid, object);
+  state.objectBytes += object.content.length + 64;
+  for (const [key, value] of state.objects) {
+    if (state.objectBytes <= MAX_CACHE_BYTES) break;
+    state.objects.delete(key);
+    state.objectBytes -= value.content.length + 64;
+  }
+}
+
+export function cachedObject(state: GitState, oid: string): RawObject | undefined {
+  const hit = state.objects.get(oid);
+  if (hit !== undefined) {
+    state.objects.delete(oid);
+    state.objects.set(oid, hit);
+  }
+  return hit;
+}

@@ -1,0 +1,47 @@
+import type { GitContext } from '../git-context.js';
+import type { TreeEntry } from '../tree-entry.js';
+import { readTyped } from './object-io.js';
+import { decodeTree } from './tree-codec.js';
+
+/** A decoded tree with a by-name index. */
+export interface ParsedTree {
+  readonly entries: readonly TreeEntry[];
+  readonly byName: ReadonlyMap<string, TreeEntry>;
+}
+
+const MAX_TREES = 8192;
+const parsed = new WeakMap<object, Map<string, ParsedTree>>();
+
+function treesOf(ctx: GitContext): Map<string, ParsedTree> {
+  let trees = parsed.get(ctx.cache);
+  if (trees === undefined) {
+    trees = new Map();
+    parsed.set(ctx.cache, trees);
+  }
+  return trees;
+}
+
+/** Caches the decoded form of a tree (entries in git order). */
+export function rememberTree(ctx: GitContext, oid: string, entries: readonly TreeEntry[]): ParsedTree {
+  const trees = treesOf(ctx);
+  const tree: ParsedTree = { entries, byName: new Map(entries.map((e) => [e.path, e])) };
+  if (trees.size >= MAX_TREES) trees.delete(trees.keys().next().value as string);
+  trees.set(oid, tree);
+  return tree;
+}
+
+export async function loadTree(ctx: GitContext, oid: string): Promise<ParsedTree> {
+  return treesOf(ctx).get(oid) ?? rememberTree(ctx, oid, decodeTree(oid, await readTyped(ctx, oid, 'tree')));
+}
+
+/** Walks `path` from the tree `root`; the entry there, or undefined when a segment is missing or crosses a blob. */
+export async function entryAt(ctx: GitContext, root: string, path: readonly string[]): Promise<TreeEntry | undefined> {
+  let entry: TreeEntry = { mode: '040000', path: '', oid: root, type: 'tree' };
+  for (const segment of path) {
+    if (entry.type !== 'tree') return undefined;
+    const next = (await loadTree(ctx, entry.oid)).byName.get(segment);
+    if (next === undefined) return undefined;
+    entry = next;
+  }
+  return entry;
+}

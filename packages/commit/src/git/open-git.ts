@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+import * as nodeFs from 'node:fs';
+import { Volume, createFsFromVolume } from 'memfs';
+import { GitArgumentError, NotARepositoryError } from './errors.js';
+import type { FsLike } from './fs-like.js';
+import type { GitContext } from './git-context.js';
+import { ensureDir, errnoOf, io, pathExists, unlinkQuietly } from './internal/fs-ops.js';
+import { stateOf } from './internal/state.js';
+
+/** Settings shared by both ways of opening a repository. */
+export interface OpenGitCommonOptions {
+  /**
+   * Flush every object and ref file to stable storage (fsync) before it is renamed into place, so a power cut
+   * cannot leave a ref naming an object that was never written to disk. Without it a process crash is still safe.
+   * @defaultValue `true`
+   */
+  readonly fsync?: boolean;
+  /**
+   * Suffix of temporary object file names (`objects/xx/tmp_obj_<suffix>`); must differ between calls.
+   * @defaultValue a random prefix per context followed by a counter
+   */
+  readonly tempSuffix?: () => string;
+}
+
+/** Open (or create) a bare repository in a directory; `fs` defaults to `node:fs`. */
+export interface OpenGitDirOptions extends OpenGitCommonOptions {
+  readonly dir: string;
+  readonly fs?: FsLike;
+}
+
+/** Open (or create) a bare repository at `/ctxgit.git` in memory; `fs` defaults to a fresh memfs volume. */
+export interface OpenGitMemoryOptions extends OpenGitCommonOptions {
+  readonly memory: true;
+  readonly fs?: FsLike;
+}
+
+/** How to open a repository: {@link OpenGitDirOptions} or {@link OpenGitMemoryOptions}. */
+export type OpenGitOptions = OpenGitDirOptions | OpenGitMemoryOptions;
+
+/** What `git init --bare` creates and ctxgit may find half-created after a crash. */
+const INIT_ENTRIES = new Set(['HEAD', 'config', 'objects', 'refs', 'description', 'hooks', 'info', 'branches', 'packed-refs']);
+const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n';
+
+async function writeIfMissing(ctx: GitContext, path: string, text: string): Promise<void> {
+  if (await pathExists(ctx, path)) return;
+  const temp = `${path}.tmp_init`;
+  try {
+    await ctx.fs.promises.writeFile(temp, text);
+    await ctx.fs.promises.rename(temp, path);
+  } catch (err) {
+    await unlinkQuietly(ctx, temp);
+    throw err;
+  }
+}
+
+async function initBare(ctx: GitContext): Promise<void> {
+  await ensureDir(ctx, `${ctx.gitdir}/objects/info`);
+  await ensureDir(ctx, `${ctx.gitdir}/objects/pack`);
+  await ensureDir(ctx, `${ctx.gitdir}/refs/heads`);
+  await ensureDir(ctx, `${ctx.gitdir}/refs/tags`);
+  await io('init', ctx.gitdir, async () => {
+    await writeIfMissing(ctx, `${ctx.gitdir}/HEAD`, 'ref: refs/heads/main\n');
+    await writeIfMissing(ctx, `${ctx.gitdir}/config`, CONFIG);
+  });
+}
+
+async function listDir(ctx: GitContext, dir: string): Promise<string[] | null> {
+  try {
+    return (await ctx.fs.promises.readdir(dir)).map(String);
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return null;
+    if (errnoOf(err) === 'ENOTDIR') throw new NotARepositoryError(dir, 'it is a file');
+    return io('readdir', dir, () => Promise.reject(err));
+  }
+}
+
+/**
+ * Opens the bare git repository in `dir` (or in memory), creating it when the directory is missing or empty, or
+ * finishing a creation a crash interrupted.
+ *
+ * @param opts - where the repository lives and how to write to it
+ * @returns the context every git primitive takes
+ * @throws {@link NotARepositoryError} when the directory holds something other than a bare repository
+ * @example
+ * ```ts
+ * const ctx = await openGit({ dir: '/tmp/ctx.git' });
+ * const mem = await openGit({ memory: true });
+ * ```
+ */
+export async function openGit(opts: OpenGitOptions): Promise<GitContext> {
+  if (typeof opts !== 'object' || opts === null) throw new GitArgumentError('opts', 'expected { dir } or { memory: true }');
+  let ctx: GitContext;
+  if ('memory' in opts) {
+    if (opts.memory !== true) throw new GitArgumentError('opts.memory', 'must be true');
+    ctx = { fs: opts.fs ?? createFsFromVolume(new Volume()), gitdir: '/ctxgit.git', cache: {} };
+  } else {
+    if (typeof opts.dir !== 'string' || opts.dir === '') throw new GitArgumentError('opts.dir', 'expected a directory path');
+    ctx = { fs: opts.fs ?? nodeFs, gitdir: resolve(opts.dir).replace(/\\/gu, '/').replace(/(?<=.)\/+$/u, ''), cache: {} };
+  }
+  if (opts.fsync !== undefined && typeof opts.fsync !== 'boolean') throw new GitArgumentError('opts.fsync', 'expected a boolean');
+  if (opts.tempSuffix !== undefined && typeof opts.tempSuffix !== 'function') throw new GitArgumentError('opts.tempSuffix', 'expected a function');
+  const state = stateOf(ctx);
+  state.fsync = opts.fsync ?? true;
+  if (opts.tempSuffix !== undefined) state.tempSuffix = opts.tempSuffix;
+  const entries = await listDir(ctx, ctx.gitdir);
+  const complete = entries !== null && entries.includes('HEAD') && entries.includes('config') && entries.includes('objects') && entries.includes('refs');
+  if (!complete) {
+    const stray = (entries ?? []).filter((name) => !INIT_ENTRIES.has(name) && !name.endsWith('.tmp_init'));
+    if (stray.length > 0) throw new NotARepositoryError(ctx.gitdir, `it holds ${stray.slice(0, 3).join(', ')} but no HEAD, config, objects and refs`);
+    await initBare(ctx);
+  }
+  return ctx;
+}

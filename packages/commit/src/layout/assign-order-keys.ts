@@ -1,0 +1,41 @@
+import { orderKeyBetween } from './order-key.js';
+
+/**
+ * Order keys for `keys` (item keys in commit order): an item keeps the order key it had in the parent commit
+ * when that keeps the sequence increasing; every other item gets a fresh key between its neighbours.
+ * So appended items take the next integers and a summary slots before its folded run without renaming anything.
+ */
+export function assignOrderKeys(keys: readonly string[], previous: ReadonlyMap<string, string>): string[] {
+  const kept: (string | null)[] = new Array<string | null>(keys.length).fill(null);
+  let last: string | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const old = previous.get(keys[i] as string);
+    if (old !== undefined && (last === null || old > last)) {
+      kept[i] = old;
+      last = old;
+    }
+  }
+  // A kept key must also stay below every later kept key: true by construction (strictly increasing).
+  const out: string[] = [];
+  let lo: string | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = kept[i];
+    if (k !== null && k !== undefined) {
+      out.push(k);
+      lo = k;
+      continue;
+    }
+    let hi: string | null = null;
+    for (let j = i + 1; j < keys.length; j++) {
+      const next = kept[j];
+      if (next !== null && next !== undefined) {
+        hi = next;
+        break;
+      }
+    }
+    const fresh = orderKeyBetween(lo, hi);
+    out.push(fresh);
+    lo = fresh;
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+import type { Clock } from '@ctxgit/dag';
+import { NotCtxgitRepoError } from './errors.js';
+import type { GitContext } from './git/git-context.js';
+import { NotARepositoryError } from './git/errors.js';
+import { listRefs } from './git/list-refs.js';
+import { openGit } from './git/open-git.js';
+import type { OpenGitOptions } from './git/open-git.js';
+import { Repo } from './repo.js';
+import { GitNodeStore } from './store/git-node-store.js';
+
+/** Options of {@link openRepo}: where the repository lives (see `OpenGitOptions`), plus the clock. */
+export type OpenRepoOptions = OpenGitOptions & {
+  /** Milliseconds since the epoch, for the DAG's commits and as the sessions' default clock. @defaultValue `Date.now` */
+  readonly clock?: Clock;
+};
+
+/** Name of the marker file in the git directory that makes it a ctxgit repository. */
+const MARKER = 'ctxgit.json';
+const MARKER_TEXT = '{"format":1}\n';
+
+async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
+  const path = `${ctx.gitdir}/${MARKER}`;
+  let text: string | undefined;
+  try {
+    text = String(await ctx.fs.promises.readFile(path));
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined) {
+    if (text !== MARKER_TEXT) throw new NotCtxgitRepoError(location, `${MARKER} holds ${JSON.stringify(text.slice(0, 40))}, not format 1`);
+    return;
+  }
+  const refs = await listRefs(ctx, 'refs/');
+  if (refs.length > 0) throw new NotCtxgitRepoError(location, `it is a git repository with refs (${refs[0] ?? ''}) but no ${MARKER}`);
+  await ctx.fs.promises.writeFile(`${path}.tmp`, MARKER_TEXT);
+  await ctx.fs.promises.rename(`${path}.tmp`, path);
+}
+
+/**
+ * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (memfs), creating a bare
+ * repository when the directory is missing or empty.
+ *
+ * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true) and `clock`
+ * @returns the repository
+ * @throws {@link NotCtxgitRepoError} when the directory holds something else (another git repository, other files)
+ * @example
+ * ```ts
+ * const repo = await openRepo({ dir: './ctx.git' });
+ * const mem = await openRepo({ memory: true, clock: () => 1_700_000_000_000 });
+ * ```
+ */
+export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
+  const location = typeof opts === 'object' && opts !== null && 'dir' in opts ? String(opts.dir) : '(memory)';
+  let git: GitContext;
+  try {
+    git = await openGit(opts);
+  } catch (err) {
+    if (err instanceof NotARepositoryError) throw new NotCtxgitRepoError(location, String(err.data['reason']));
+    throw err;
+  }
+  await ensureMarker(git, location);
+  const clock = opts.clock ?? Date.now;
+  const store = new GitNodeStore(git, { clock });
+  return new Repo({ git, store, location, commits: new Map() }, clock);
+}

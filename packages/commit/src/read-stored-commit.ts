@@ -1,0 +1,60 @@
+import type { ContextItem } from '@ctxgit/rules';
+import { parseCommitMeta, META_FILE } from './commit-meta.js';
+import type { ContextCommit } from './context-commit.js';
+import { UnknownCommitError } from './errors.js';
+import type { GitContext } from './git/git-context.js';
+import { listTree } from './git/list-tree.js';
+import { readBlob } from './git/read-blob.js';
+import { readCommitObject } from './git/read-commit-object.js';
+import { readPath } from './git/read-path.js';
+import { ITEMS_DIR, orderKeyOfFileName } from './layout/item-path.js';
+import type { StoredCommit, StoredItem } from './stored-commit.js';
+import { coveredIds } from './stored-commit.js';
+
+const OID = /^[0-9a-f]{40}$/;
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads a ContextCommit and its layout from git; {@link UnknownCommitError} when `oid` is no ContextCommit. */
+export async function readStoredCommit(ctx: GitContext, oid: string): Promise<StoredCommit> {
+  if (typeof oid !== 'string' || !OID.test(oid)) throw new UnknownCommitError(String(oid), 'not 40 lowercase hex digits');
+  let raw;
+  try {
+    raw = await readCommitObject(ctx, oid);
+  } catch (err) {
+    throw new UnknownCommitError(oid, err instanceof Error && 'code' in err ? String(err.code) : 'unreadable');
+  }
+  const metaOid = await readPath(ctx, raw.tree, [META_FILE]);
+  if (metaOid === undefined) throw new UnknownCommitError(oid, 'a git commit, but not a ContextCommit (no meta.json)');
+  const meta = parseCommitMeta(decoder.decode(await readBlob(ctx, metaOid)));
+  if (typeof meta === 'string') throw new UnknownCommitError(oid, meta);
+  const files: { name: string; oid: string }[] = [];
+  for (const top of await listTree(ctx, raw.tree, [ITEMS_DIR])) {
+    for (const mid of await listTree(ctx, raw.tree, [ITEMS_DIR, top.path])) {
+      for (const leaf of await listTree(ctx, raw.tree, [ITEMS_DIR, top.path, mid.path])) files.push({ name: leaf.path, oid: leaf.oid });
+    }
+  }
+  const blobs = await Promise.all(files.map((f) => readBlob(ctx, f.oid)));
+  const entries = new Map<string, StoredItem>();
+  const items: ContextItem[] = [];
+  files.forEach((f, i) => {
+    const record = JSON.parse(decoder.decode(blobs[i] as Uint8Array)) as ContextItem & { origin?: string };
+    const { origin, ...item } = record;
+    items.push(item);
+    entries.set(item.key, { item, orderKey: orderKeyOfFileName(f.name), oid: f.oid, ...(origin === undefined ? {} : { origin }) });
+  });
+  if (items.length !== meta.itemCount) throw new UnknownCommitError(oid, `meta.json counts ${meta.itemCount} items, the tree holds ${items.length}`);
+  const commit: ContextCommit = {
+    id: oid,
+    session: meta.session,
+    parentIds: [...raw.parents],
+    headNodeId: meta.headNodeId,
+    rulesVersion: meta.rulesVersion,
+    model: meta.model,
+    window: meta.window,
+    totalTokens: meta.totalTokens,
+    items,
+    summary: meta.summary,
+    createdAt: meta.createdAt,
+  };
+  return { commit, meta, tree: raw.tree, entries, covered: coveredIds(items) };
+}

@@ -1,0 +1,48 @@
+import type { Node } from '@ctxgit/dag';
+import { MissingNodeError } from '@ctxgit/dag';
+import type { GitContext } from './git/git-context.js';
+import type { GitNodeStore } from './store/git-node-store.js';
+import { readStoredCommit } from './read-stored-commit.js';
+import type { StoredCommit } from './stored-commit.js';
+
+/** How many parsed commits a repository keeps in memory. */
+const CACHE_SIZE = 64;
+
+/** The shared state of an open repository: git context, DAG store, parsed-commit cache. */
+export interface RepoCore {
+  readonly git: GitContext;
+  readonly store: GitNodeStore;
+  /** Where the repository lives, for messages: a directory or `(memory)`. */
+  readonly location: string;
+  readonly commits: Map<string, StoredCommit>;
+}
+
+/** The commit, from the cache or from git. */
+export async function loadCommit(core: RepoCore, oid: string): Promise<StoredCommit> {
+  const hit = core.commits.get(oid);
+  if (hit !== undefined) {
+    core.commits.delete(oid);
+    core.commits.set(oid, hit);
+    return hit;
+  }
+  const stored = await readStoredCommit(core.git, oid);
+  remember(core, stored);
+  return stored;
+}
+
+/** Puts a commit into the cache, evicting the least recently used. */
+export function remember(core: RepoCore, stored: StoredCommit): void {
+  core.commits.delete(stored.commit.id);
+  core.commits.set(stored.commit.id, stored);
+  if (core.commits.size > CACHE_SIZE) {
+    const oldest = core.commits.keys().next().value;
+    if (oldest !== undefined) core.commits.delete(oldest);
+  }
+}
+
+/** The node, or MissingNodeError. */
+export async function mustGetNode(core: RepoCore, id: string): Promise<Node> {
+  const node = await core.store.getNode(id);
+  if (node === undefined) throw new MissingNodeError({ missing: id, reference: 'node' });
+  return node;
+}

@@ -1,0 +1,265 @@
+import type { Clock, IdGenerator } from '@ctxgit/dag';
+import { createSession as createDagSession, forkSession as forkDagSession, writeTranscript } from '@ctxgit/dag';
+import type { Transcript } from '@ctxgit/dag';
+import type { BandOptions, Rule } from '@ctxgit/rules';
+import { defaultRules, pipelineVersion } from '@ctxgit/rules';
+import type { ModelTable, TokenizerEncoding } from '@ctxgit/tokenize';
+import { loadTokenizer } from '@ctxgit/tokenize';
+import { dagWrite } from './conflict.js';
+import type { ContextCommit } from './context-commit.js';
+import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from './errors.js';
+import type { GitContext } from './git/git-context.js';
+import { readRef } from './git/read-ref.js';
+import { validateRefComponent } from './git/validate-ref-name.js';
+import { mergeSessions } from './merge-sessions.js';
+import type { MergeOptions } from './merge-sessions.js';
+import { configRef } from './refs.js';
+import type { RepoCore } from './repo-core.js';
+import { loadCommit } from './repo-core.js';
+import { Session } from './session.js';
+import type { SessionHost } from './session.js';
+import { readSessionConfig, resolveSizes, writeSessionConfig } from './session-config.js';
+import type { SessionConfig } from './session-config.js';
+import type { SessionSettings } from './session-settings.js';
+import type { GitNodeStore } from './store/git-node-store.js';
+import { swapRef } from './swap-ref.js';
+
+/** How a session's operations behave; not stored, so give them again to {@link Repo.openSession}. */
+export interface SessionOptions {
+  /** The rule pipeline. @defaultValue `defaultRules()` of `@ctxgit/rules` */
+  readonly rules?: readonly Rule[];
+  /** The occupancy band of the fold rule. @defaultValue the pipeline's defaults (fold at 0.8, down to 0.5) */
+  readonly band?: BandOptions;
+  /** Milliseconds since the epoch for node `createdAt`, commit times and the rules' `now`. @defaultValue the repository's clock */
+  readonly clock?: Clock;
+  /** Node id generator. @defaultValue `defaultNodeId` of `@ctxgit/dag` (sha256 of session and seq) */
+  readonly ids?: IdGenerator;
+  /** Extra entries for the model table. @defaultValue none */
+  readonly models?: ModelTable;
+}
+
+/** Options of {@link Repo.createSession}; `model`, `window`, `budget` and `outputReserve` are stored with the session. */
+export interface CreateSessionOptions extends SessionOptions {
+  /** `"provider:model"`, e.g. `anthropic:claude-sonnet-4-5`. */
+  readonly model: string;
+  /** Context window in tokens, overriding the model table's (required for a model the table lacks, unless `budget` is given). @defaultValue the table's */
+  readonly window?: number;
+  /** Tokens the history may occupy, overriding the budget derived from the window. @defaultValue window − outputReserve */
+  readonly budget?: number;
+  /** Tokens kept free for the reply when deriving the budget. @defaultValue min(model's max output, window / 4) */
+  readonly outputReserve?: number;
+}
+
+/**
+ * An open ctxgit repository: many sessions, their DAG and their ContextCommits, in one bare git repository.
+ * Get one from {@link openRepo}.
+ *
+ * @example
+ * ```ts
+ * const repo = await openRepo({ memory: true });
+ * const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+ * await repo.listSessions(); // ['chat']
+ * ```
+ */
+export class Repo {
+  readonly #core: RepoCore;
+  readonly #clock: Clock;
+  readonly #host: SessionHost;
+
+  /** @internal */
+  constructor(core: RepoCore, clock: Clock) {
+    this.#core = core;
+    this.#clock = clock;
+    this.#host = {
+      core,
+      settingsFor: (session) => this.#open(session, {}),
+      forkSession: (from, name, at) => this.#fork(from, name, at),
+    };
+  }
+
+  /** The git repository (for the git primitives of this package). */
+  get git(): GitContext {
+    return this.#core.git;
+  }
+
+  /** The git-backed DAG store (usable with every function of `@ctxgit/dag`). */
+  get store(): GitNodeStore {
+    return this.#core.store;
+  }
+
+  /**
+   * Creates an empty session (or adopts a session of the DAG store that has no ctxgit configuration yet).
+   *
+   * @param name - a valid git ref component (no `/`, `..`, control characters, …)
+   * @param opts - model, sizes and behaviour; see {@link CreateSessionOptions}
+   * @returns the session
+   * @throws `InvalidNameError`, {@link SessionNameTakenError}, {@link UnknownModelError} (unknown model without `window`), {@link InvalidOptionError}; nothing is written then
+   * @example
+   * ```ts
+   * const s = await repo.createSession('chat-42', { model: 'anthropic:claude-sonnet-4-5', clock: () => 1_700_000_000_000 });
+   * ```
+   */
+  async createSession(name: string, opts: CreateSessionOptions): Promise<Session> {
+    validateRefComponent(name, 'session');
+    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const config = this.#config(name, opts, opts.clock ?? this.#clock);
+    const settings = await this.#settings(config, opts);
+    if ((await this.#core.store.getSession(name)) !== undefined) {
+      // a DAG session without a config (written by @ctxgit/dag directly, or a crash between the two writes) is adopted
+      if ((await readRef(this.#core.git, configRef(name))) !== null) throw new SessionNameTakenError(name);
+    } else {
+      await dagWrite(name, 'createSession', () => createDagSession(this.#core.store, name));
+    }
+    await this.#writeConfig(config);
+    return new Session(this.#host, settings);
+  }
+
+  /**
+   * Creates a session holding a whole transcript (an importer's result of `@ctxgit/dag`) in one atomic DAG write;
+   * no commit is written until {@link Session.commit}.
+   *
+   * @param name - a valid git ref component
+   * @param transcript - e.g. `importSweAgentTraj(text)`
+   * @param opts - as for {@link Repo.createSession}
+   * @returns the session, its head at the transcript's head
+   * @throws the errors of {@link Repo.createSession} and of `writeTranscript`; nothing is written then
+   * @example
+   * ```ts
+   * const s = await repo.importSession('swe-1', importSweAgentTraj(text), { model: 'openai:gpt-4o' });
+   * const c = await s.commit();
+   * ```
+   */
+  async importSession(name: string, transcript: Transcript, opts: CreateSessionOptions): Promise<Session> {
+    validateRefComponent(name, 'session');
+    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const clock = opts.clock ?? this.#clock;
+    const config = this.#config(name, opts, clock);
+    const settings = await this.#settings(config, opts);
+    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    await dagWrite(name, 'importSession', () => writeTranscript(this.#core.store, name, transcript, { clock, ...(opts.ids === undefined ? {} : { ids: opts.ids }) }));
+    await this.#writeConfig(config);
+    return new Session(this.#host, settings);
+  }
+
+  /**
+   * Opens an existing session with its stored model and sizes.
+   *
+   * @param name - the session
+   * @param opts - behaviour (rules, clock, …); see {@link SessionOptions}
+   * @returns the session
+   * @throws {@link UnknownSessionError}
+   * @example
+   * ```ts
+   * const s = await repo.openSession('chat-42', { rules });
+   * ```
+   */
+  async openSession(name: string, opts: SessionOptions = {}): Promise<Session> {
+    return new Session(this.#host, await this.#open(name, opts));
+  }
+
+  /**
+   * Names of every session of the repository, sorted.
+   *
+   * @returns the names
+   * @example
+   * ```ts
+   * await repo.listSessions(); // ['chat-42', 'chat-42-alt']
+   * ```
+   */
+  async listSessions(): Promise<string[]> {
+    return [...(await this.#core.store.listSessions())].sort();
+  }
+
+  /**
+   * Reads a ContextCommit by its git oid.
+   *
+   * @param id - the commit oid (40 hex digits)
+   * @returns the commit with its items
+   * @throws {@link UnknownCommitError} when no ContextCommit has this id
+   * @example
+   * ```ts
+   * const c = await repo.readCommit(id);
+   * ```
+   */
+  async readCommit(id: string): Promise<ContextCommit> {
+    return (await loadCommit(this.#core, id)).commit;
+  }
+
+  /**
+   * Merges peer sessions into a target: one attach pointer per peer after the target's head, then the instruction,
+   * then a commit whose git parents are the target's previous commit and each peer's terminal commit. The base
+   * peer's block is locked; each peer's `merged` ref is set to the merge commit.
+   *
+   * @param opts - see {@link MergeOptions}
+   * @returns the merge commit
+   * @throws {@link SelfMergeError}, {@link InvalidMergeError}, {@link UnknownSessionError}, {@link EmptySessionError}; nothing is written then
+   * @example
+   * ```ts
+   * const m = await repo.merge({ target: 'chat-42', peers: ['a', 'b'], instruction: 'Combine both findings.' });
+   * m.parentIds.length; // 3
+   * ```
+   */
+  async merge(opts: MergeOptions): Promise<ContextCommit> {
+    return mergeSessions(this.#core, opts, (name) => this.#open(name, opts));
+  }
+
+  #config(name: string, opts: CreateSessionOptions, clock: Clock): SessionConfig {
+    return {
+      format: 1,
+      session: name,
+      model: opts.model,
+      ...(opts.window === undefined ? {} : { window: opts.window }),
+      ...(opts.budget === undefined ? {} : { budget: opts.budget }),
+      ...(opts.outputReserve === undefined ? {} : { outputReserve: opts.outputReserve }),
+      createdAt: clock(),
+    };
+  }
+
+  async #settings(config: SessionConfig, opts: SessionOptions): Promise<SessionSettings> {
+    const sizes = resolveSizes(config, opts.models);
+    const rules = opts.rules ?? defaultRules();
+    return {
+      name: config.session,
+      model: config.model,
+      window: sizes.window,
+      historyBudget: sizes.historyBudget,
+      tokenizer: await loadTokenizer(sizes.encoding as TokenizerEncoding),
+      rules,
+      rulesVersion: pipelineVersion(rules),
+      ...(opts.band === undefined ? {} : { band: opts.band }),
+      clock: opts.clock ?? this.#clock,
+      ...(opts.ids === undefined ? {} : { ids: opts.ids }),
+    };
+  }
+
+  async #writeConfig(config: SessionConfig): Promise<void> {
+    const ref = configRef(config.session);
+    const before = await readRef(this.#core.git, ref);
+    const oid = await writeSessionConfig(this.#core.git, config);
+    await swapRef(this.#core, config.session, ref, before, oid);
+  }
+
+  async #open(name: string, opts: SessionOptions): Promise<SessionSettings> {
+    validateRefComponent(name, 'session');
+    const rec = await this.#core.store.getSession(name);
+    const oid = await readRef(this.#core.git, configRef(name));
+    if (rec === undefined || oid === null) throw new UnknownSessionError(name);
+    return this.#settings(await readSessionConfig(this.#core.git, oid), opts);
+  }
+
+  async #fork(from: SessionSettings, name: string, at: string | undefined): Promise<Session> {
+    validateRefComponent(name, 'session');
+    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    const rec = await this.#core.store.getSession(from.name);
+    const source = await readRef(this.#core.git, configRef(from.name));
+    if (rec === undefined || source === null) throw new UnknownSessionError(from.name);
+    const point = at ?? rec.head;
+    if (point === null) throw new InvalidOptionError('at', at ?? null, `a node id: session ${from.name} is empty`);
+    const node = await this.#core.store.getNode(point);
+    if (node === undefined || node.role === 'tool') throw new InvalidOptionError('at', point, 'a stored node that is not a tool node');
+    const config: SessionConfig = { ...(await readSessionConfig(this.#core.git, source)), session: name, createdAt: from.clock() };
+    await dagWrite(name, 'fork', () => forkDagSession(this.#core.store, from.name, name, { at: point }));
+    await this.#writeConfig(config);
+    return new Session(this.#host, { ...from, name });
+  }
+}

@@ -1,0 +1,20 @@
+import type { Clock, IdGenerator } from '@ctxgit/dag';
+import type { BandOptions, Rule } from '@ctxgit/rules';
+import type { Tokenizer } from '@ctxgit/tokenize';
+
+/** Everything a session's operations need, resolved once when it is created or opened. */
+export interface SessionSettings {
+  readonly name: string;
+  /** `"provider:model"`. */
+  readonly model: string;
+  /** Context window, tokens. */
+  readonly window: number;
+  /** Tokens the history may occupy. */
+  readonly historyBudget: number;
+  readonly tokenizer: Tokenizer;
+  readonly rules: readonly Rule[];
+  readonly rulesVersion: string;
+  readonly band?: BandOptions;
+  readonly clock: Clock;
+  readonly ids?: IdGenerator;
+}

@@ -1,0 +1,386 @@
+import type { Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
+import { appendAttach, appendNode, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
+import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
+import { createOccupancyState, occupancy, recordUsage } from '@ctxgit/tokenize';
+import { parseCommitMeta, META_FILE } from './commit-meta.js';
+import { dagWrite } from './conflict.js';
+import type { ContextCommit } from './context-commit.js';
+import { ensureLatestCommit } from './ensure-latest-commit.js';
+import { InvalidOptionError, UnknownCommitError, UnknownSessionError } from './errors.js';
+import { expandSummary } from './expand-summary.js';
+import type { ExpandedSummary } from './expanded-summary.js';
+import { readBlob } from './git/read-blob.js';
+import { readCommitObject } from './git/read-commit-object.js';
+import { readPath } from './git/read-path.js';
+import { readRef } from './git/read-ref.js';
+import type { LogEntry } from './log-entry.js';
+import { contextRef } from './refs.js';
+import type { RepoCore } from './repo-core.js';
+import { loadCommit } from './repo-core.js';
+import type { SessionSettings } from './session-settings.js';
+
+/** Where {@link Session.attach} takes its context from. */
+export interface AttachRequest {
+  /** The attached session. */
+  readonly session: string;
+  /** The ContextCommit to attach. @defaultValue the source session's commit for its head (written if missing) */
+  readonly commit?: string;
+}
+
+/** Options of {@link Session.checkout}. */
+export interface CheckoutOptions {
+  /** Also find (or write) the ContextCommit of the new head and move the context ref to it. @defaultValue false */
+  readonly commit?: boolean;
+}
+
+/** Options of {@link Session.fork}. */
+export interface ForkSessionOptions {
+  /** The node the new session's head points at. @defaultValue this session's head */
+  readonly at?: string;
+}
+
+/** Options of {@link Session.log}. */
+export interface LogOptions {
+  /** At most this many entries. @defaultValue all */
+  readonly limit?: number;
+}
+
+/** Options of {@link Session.expand}. */
+export interface ExpandOptions {
+  /** Read the summary from this commit. @defaultValue the session's latest commit */
+  readonly commit?: string;
+}
+
+/** Provider-reported usage for {@link Session.recordUsage}; tokens. `head` defaults to the session's latest commit id. */
+export type SessionUsage = Omit<Usage, 'head'> & { readonly head?: string };
+
+/**
+ * The operations a session needs from its repository.
+ *
+ * @internal
+ */
+export interface SessionHost {
+  readonly core: RepoCore;
+  /** Resolves the settings of another session with this one's rules, band, clock and ids. */
+  settingsFor(session: string): Promise<SessionSettings>;
+  /** Forks `from` into a new session and opens it. */
+  forkSession(from: SessionSettings, name: string, at: string | undefined): Promise<Session>;
+}
+
+/**
+ * One conversation of a repository: a named head over the shared DAG, with its ContextCommits.
+ * Get one from {@link Repo.createSession} or {@link Repo.openSession}.
+ *
+ * @remarks
+ * Every method reads the current state from the repository, so several `Session` objects (or processes) may work on
+ * one session; a lost race throws {@link CommitConflictError} and changes nothing, the call can be retried.
+ *
+ * @example
+ * ```ts
+ * const s = await repo.createSession('chat-42', { model: 'anthropic:claude-sonnet-4-5' });
+ * await s.append({ role: 'user', output: 'hello' });
+ * const c = await s.commit();
+ * c.items.length; // 1
+ * ```
+ */
+export class Session {
+  readonly #host: SessionHost;
+  readonly #settings: SessionSettings;
+  #usage: OccupancyState;
+
+  /** @internal */
+  constructor(host: SessionHost, settings: SessionSettings) {
+    this.#host = host;
+    this.#settings = settings;
+    this.#usage = createOccupancyState({ window: settings.window });
+  }
+
+  /** The session's name. */
+  get name(): string {
+    return this.#settings.name;
+  }
+
+  /** `"provider:model"`. */
+  get model(): string {
+    return this.#settings.model;
+  }
+
+  /** The context window, tokens. */
+  get window(): number {
+    return this.#settings.window;
+  }
+
+  /** Tokens the history may occupy (the budget the rules fold against). */
+  get historyBudget(): number {
+    return this.#settings.historyBudget;
+  }
+
+  /** The version string of the session's rule pipeline, e.g. `cap@1+aging@1+idle@1+fold@1`. */
+  get rulesVersion(): string {
+    return this.#settings.rulesVersion;
+  }
+
+  /**
+   * The node the session's head points at, or null for an empty session.
+   *
+   * @returns the node id
+   * @example
+   * ```ts
+   * const id = await s.head();
+   * ```
+   */
+  async head(): Promise<string | null> {
+    const rec = await this.#host.core.store.getSession(this.name);
+    if (rec === undefined) throw new UnknownSessionError(this.name);
+    return rec.head;
+  }
+
+  /**
+   * Appends a node to the DAG under the head (a `tool` node under its `caller`); durable when the promise resolves.
+   *
+   * @param input - the node content; see `NodeInput` of `@ctxgit/dag`
+   * @returns the stored node
+   * @throws {@link CommitConflictError} when another writer appended first (nothing written; retry); the validation errors of `appendNode`
+   * @example
+   * ```ts
+   * const q = await s.append({ role: 'user', output: 'list files' });
+   * const a = await s.append({ role: 'assistant', output: '' });
+   * await s.append({ role: 'tool', name: 'ls', input: { path: '.' }, output: 'a.txt', caller: a.id });
+   * ```
+   */
+  async append(input: NodeInput): Promise<Node> {
+    return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, input, this.#dag()));
+  }
+
+  /**
+   * The ContextCommit of the current head: the existing one when the head has one, else a new commit built from the
+   * nearest commit on the head's ancestor chain plus the new nodes, through the rule pipeline. Never rewrites a commit.
+   *
+   * @returns the commit
+   * @throws {@link EmptySessionError} for a session without nodes; {@link CommitConflictError} when another writer moved the session's refs first
+   * @example
+   * ```ts
+   * const c = await s.commit();
+   * console.log(c.id, c.totalTokens, c.summary.aged);
+   * ```
+   */
+  async commit(): Promise<ContextCommit> {
+    return (await ensureLatestCommit(this.#host.core, this.#settings)).commit;
+  }
+
+  /**
+   * Appends a same-content sibling of a node (a retried answer or call); the head moves to it (not for tool nodes).
+   *
+   * @param nodeId - the node to retry
+   * @returns the new sibling
+   * @example
+   * ```ts
+   * const again = await s.retry(answer.id);
+   * ```
+   */
+  async retry(nodeId: string): Promise<Node> {
+    return dagWrite(this.name, 'retry', () => retryNode(this.#host.core.store, this.name, nodeId, this.#dag()));
+  }
+
+  /**
+   * Appends an edited sibling of a node; the original stays. A string replaces the output.
+   *
+   * @param nodeId - the node to edit
+   * @param edit - the new output, or the fields to replace
+   * @returns the new sibling
+   * @example
+   * ```ts
+   * const fixed = await s.edit(question.id, 'list hidden files too');
+   * ```
+   */
+  async edit(nodeId: string, edit: string | NodeEdit): Promise<Node> {
+    const change: NodeEdit = typeof edit === 'string' ? { output: edit } : edit;
+    return dagWrite(this.name, 'edit', () => editNode(this.#host.core.store, this.name, nodeId, change, this.#dag()));
+  }
+
+  /**
+   * Moves the head to a node (a sibling, another branch). Runs no model and rewrites nothing; with `commit: true` it
+   * also finds (or writes, when the node has none) the commit of the new head and moves the context ref to it.
+   *
+   * @param nodeId - the new head (not a tool node)
+   * @param opts - see {@link CheckoutOptions}
+   * @returns the commit of the new head when `opts.commit`, else undefined
+   * @example
+   * ```ts
+   * const c = await s.checkout(firstAnswer.id, { commit: true });
+   * ```
+   */
+  async checkout(nodeId: string, opts: CheckoutOptions = {}): Promise<ContextCommit | undefined> {
+    await dagWrite(this.name, 'checkout', () => checkout(this.#host.core.store, this.name, nodeId));
+    return opts.commit === true ? this.commit() : undefined;
+  }
+
+  /**
+   * The position of a node among its siblings: `< index/total >`.
+   *
+   * @param nodeId - the node
+   * @returns `{ index, total, ids }`, index 1-based
+   * @example
+   * ```ts
+   * const { index, total } = await s.siblings(answer.id);
+   * ```
+   */
+  async siblings(nodeId: string): Promise<SiblingPosition> {
+    return siblingIndex(this.#host.core.store, nodeId);
+  }
+
+  /**
+   * Branches into a new session whose head is `opts.at` (default: this head). No node is copied; the new session's
+   * first commit has the nearest commit of the fork point as parent, so both branches show in `git log --graph --all`.
+   *
+   * @param name - the new session's name (a valid git ref component)
+   * @param opts - see {@link ForkSessionOptions}
+   * @returns the new session, with this session's model, budget, rules and clock
+   * @throws `InvalidNameError`, {@link SessionNameTakenError}, and the errors of `forkSession`; nothing is written then
+   * @example
+   * ```ts
+   * const alt = await s.fork('chat-42-alt', { at: answer.id });
+   * ```
+   */
+  async fork(name: string, opts: ForkSessionOptions = {}): Promise<Session> {
+    return this.#host.forkSession(this.#settings, name, opts.at);
+  }
+
+  /**
+   * Appends an attach pointer naming a ContextCommit of another session. Passive: the source's items are expanded
+   * into this session's context at the next commit, once (deduplicated by `attachedFrom`), `full` and unlocked.
+   *
+   * @param source - the session and (optionally) commit to attach
+   * @returns the pointer node
+   * @throws {@link UnknownSessionError} for a missing session, {@link UnknownCommitError} for a commit that is not a ContextCommit of it; nothing is written then
+   * @example
+   * ```ts
+   * await s.attach({ session: 'research', commit: researchCommit.id });
+   * const c = await s.commit(); // holds the research items, marked attachedFrom
+   * ```
+   */
+  async attach(source: AttachRequest): Promise<Node> {
+    const core = this.#host.core;
+    if (typeof source !== 'object' || source === null) throw new InvalidOptionError('source', source, '{ session, commit? }');
+    const other = await this.#host.settingsFor(source.session);
+    let commit: ContextCommit;
+    if (source.commit === undefined) {
+      commit = (await ensureLatestCommit(core, other)).commit;
+    } else {
+      commit = (await loadCommit(core, source.commit)).commit;
+    }
+    return dagWrite(this.name, 'attach', () =>
+      appendAttach(core.store, this.name, { session: source.session, head: commit.headNodeId, commit: commit.id }, this.#dag()),
+    );
+  }
+
+  /**
+   * The session's commits, newest first, following first parents from its latest commit (a fork's log continues
+   * into the commits of the session it was forked from, like `git log`).
+   *
+   * @param opts - see {@link LogOptions}
+   * @returns the entries, without items
+   * @example
+   * ```ts
+   * for (const e of await s.log()) console.log(e.turn, e.message.split('\n')[0]);
+   * ```
+   */
+  async log(opts: LogOptions = {}): Promise<LogEntry[]> {
+    const core = this.#host.core;
+    const limit = opts.limit ?? Infinity;
+    const out: LogEntry[] = [];
+    let oid = await readRef(core.git, contextRef(this.name));
+    while (oid !== null && out.length < limit) {
+      const raw = await readCommitObject(core.git, oid);
+      const metaOid = await readPath(core.git, raw.tree, [META_FILE]);
+      const meta = metaOid === undefined ? 'no meta.json' : parseCommitMeta(new TextDecoder().decode(await readBlob(core.git, metaOid)));
+      if (typeof meta === 'string') throw new UnknownCommitError(oid, meta);
+      out.push({
+        id: oid,
+        parentIds: raw.parents,
+        session: meta.session,
+        turn: meta.turn,
+        headNodeId: meta.headNodeId,
+        rulesVersion: meta.rulesVersion,
+        totalTokens: meta.totalTokens,
+        window: meta.window,
+        summary: meta.summary,
+        createdAt: meta.createdAt,
+        message: raw.message,
+      });
+      oid = raw.parents[0] ?? null;
+    }
+    return out;
+  }
+
+  /**
+   * The originals a summary item folded, byte for byte from the DAG, each verified against the git object id
+   * recorded when it entered the context.
+   *
+   * @param summaryKey - key of a `summary` item
+   * @param opts - see {@link ExpandOptions}
+   * @returns the originals
+   * @throws {@link UnknownItemError} when the key names no summary; {@link VerificationError} when an original does not hash to its recorded id
+   * @example
+   * ```ts
+   * const summary = c.items.find((it) => it.state === 'summary')!;
+   * const { originals } = await s.expand(summary.key);
+   * originals[0]?.node.output;
+   * ```
+   */
+  async expand(summaryKey: string, opts: ExpandOptions = {}): Promise<ExpandedSummary> {
+    const core = this.#host.core;
+    const id = opts.commit ?? (await readRef(core.git, contextRef(this.name)));
+    if (id === null) throw new UnknownCommitError('(none)', `session ${this.name} has no commit yet`);
+    return expandSummary(core, await loadCommit(core, id), summaryKey);
+  }
+
+  /**
+   * Records the input usage a provider reported for a call made with a commit of this session (kept in memory).
+   *
+   * @param usage - tokens reported; `head` defaults to the session's latest commit id
+   * @example
+   * ```ts
+   * s.recordUsage({ inputTokens: 1_200, cacheReadTokens: 30_000 });
+   * ```
+   */
+  async recordUsage(usage: SessionUsage): Promise<void> {
+    const head = usage.head ?? (await readRef(this.#host.core.git, contextRef(this.name)));
+    if (head === null) throw new UnknownCommitError('(none)', `session ${this.name} has no commit to record usage for`);
+    this.#usage = recordUsage(this.#usage, { ...usage, head });
+  }
+
+  /**
+   * How full the context of the latest commit is: measured when usage was recorded for that commit, else our count.
+   *
+   * @returns `{ window, total_used, basis, estimated, calibration? }` in tokens
+   * @example
+   * ```ts
+   * const o = await s.occupancy(); // { window: 200000, total_used: 1234, basis: 'estimated', estimated: 1234 }
+   * ```
+   */
+  async occupancy(): Promise<Occupancy> {
+    const core = this.#host.core;
+    const id = await readRef(core.git, contextRef(this.name));
+    if (id === null) return occupancy(this.#usage, { head: `session:${this.name}`, estimated: 0 });
+    return occupancy(this.#usage, { head: id, estimated: (await loadCommit(core, id)).commit.totalTokens });
+  }
+
+  /**
+   * Takes (`true`) or releases (`false`) the agent-running lock; while held, retry, edit and checkout are refused.
+   *
+   * @param running - take or release
+   * @example
+   * ```ts
+   * await s.setAgentRunning(true);
+   * try { await s.append({ role: 'assistant', output: '…' }); } finally { await s.setAgentRunning(false); }
+   * ```
+   */
+  async setAgentRunning(running: boolean): Promise<void> {
+    await dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#host.core.store, this.name, running));
+  }
+
+  #dag(): { clock: () => number; ids?: (session: string, seq: number) => string } {
+    return { clock: this.#settings.clock, ...(this.#settings.ids === undefined ? {} : { ids: this.#settings.ids }) };
+  }
+}

@@ -1,0 +1,36 @@
+import type { ContextItem } from '@ctxgit/rules';
+import type { CommitMeta } from './commit-meta.js';
+import type { ContextCommit } from './context-commit.js';
+
+/** Where one item of a commit lives in its tree. */
+export interface StoredItem {
+  readonly item: ContextItem;
+  /** Order key: the item's position name in the tree. */
+  readonly orderKey: string;
+  /** Oid of the item's blob. */
+  readonly oid: string;
+  /** Git blob oid of the original DAG node (canonical JSON), when the item comes from one. */
+  readonly origin?: string;
+}
+
+/** A ContextCommit with what the engine needs to write its children in O(changed items). */
+export interface StoredCommit {
+  readonly commit: ContextCommit;
+  readonly meta: CommitMeta;
+  /** Root tree oid. */
+  readonly tree: string;
+  /** By item key. */
+  readonly entries: ReadonlyMap<string, StoredItem>;
+  /** Node ids the commit already holds: sources of its items and attach pointers it expanded. */
+  readonly covered: ReadonlySet<string>;
+}
+
+/** The ids a list of items covers (source nodes, attach pointers). */
+export function coveredIds(items: readonly ContextItem[]): Set<string> {
+  const out = new Set<string>();
+  for (const it of items) {
+    out.add(it.sourceNodeId);
+    if (it.attachedFrom !== undefined) out.add(it.attachedFrom);
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+import { ObjectTypeError } from '../../git/errors.js';
+import { hasObject } from '../../git/has-object.js';
+import { listRefs } from '../../git/list-refs.js';
+import { readBlob } from '../../git/read-blob.js';
+import { readCommitObject } from '../../git/read-commit-object.js';
+import { readRef } from '../../git/read-ref.js';
+import { nodeShard, SESSIONS_PREFIX } from '../../refs.js';
+import type { CommitStart } from './check-commits.js';
+import type { DagModel } from './check-dag.js';
+import type { Verifier } from './verifier.js';
+import { guard, isRecord, parseJson, report } from './verifier.js';
+import { entryOf } from './walk-tree.js';
+
+/** The ref {@link verifyRepo} records its token in. */
+export const VERIFIED_REF = 'refs/ctxgit/verified';
+
+/** Every ref resolves to an existing object; ctxgit's refs to commits of the right kind. Returns where to start the commit walk. */
+export async function checkRefs(v: Verifier, dag: DagModel, dagRef: string): Promise<CommitStart[]> {
+  const starts: CommitStart[] = [];
+  const refs = (await guard(v, 'refs/', 'cannot list refs', () => listRefs(v.git, 'refs/'))) ?? [];
+  for (const ref of refs) {
+    v.counts.refs++;
+    let oid: string | null;
+    try {
+      oid = await readRef(v.git, ref);
+    } catch (err) {
+      report(v, 'E_VERIFY_REF_UNREADABLE', ref, err instanceof Error ? err.message : String(err));
+      continue;
+    }
+    if (oid === null) continue;
+    if (!(await guard(v, ref, 'object lookup failed', () => hasObject(v.git, oid)))) {
+      report(v, 'E_VERIFY_REF_MISSING_OBJECT', ref, `points at ${oid}, which is not in the repository`);
+      continue;
+    }
+    if (!ref.startsWith('refs/ctxgit/')) continue;
+    let commit;
+    try {
+      commit = await readCommitObject(v.git, oid);
+    } catch (err) {
+      report(v, err instanceof ObjectTypeError ? 'E_VERIFY_REF_WRONG_TYPE' : 'E_VERIFY_OBJECT_CORRUPT', ref, err instanceof Error ? err.message : String(err));
+      continue;
+    }
+    if (ref === dagRef) continue;
+    if (ref === VERIFIED_REF) {
+      if (!dag.history.includes(oid)) report(v, 'E_VERIFY_DAG_HISTORY_BROKEN', ref, `the verified DAG commit ${oid} is not in the history of ${dagRef}`);
+      continue;
+    }
+    const rest = ref.startsWith(SESSIONS_PREFIX) ? ref.slice(SESSIONS_PREFIX.length).split('/') : [];
+    const session = rest[0] ?? '';
+    const kind = rest.slice(1);
+    const known = rest.length > 0 && ((kind.length === 1 && ['context', 'merged', 'config'].includes(kind[0] as string)) || (kind.length === 3 && kind[0] === 'nodes'));
+    if (!known) {
+      report(v, 'E_VERIFY_UNKNOWN_REF', ref, 'not a ref ctxgit writes', 'warning');
+      continue;
+    }
+    if (!dag.sessions.has(session)) report(v, 'E_VERIFY_REF_MISMATCH', ref, `session ${JSON.stringify(session)} has no record in the DAG`);
+    if (kind[0] === 'config') {
+      const entry = await entryOf(v, oid, commit.tree, 'session.json');
+      const bytes = entry === undefined ? undefined : await guard(v, `${oid}:session.json`, 'unreadable blob', () => readBlob(v.git, entry.oid));
+      const parsed = bytes === undefined ? undefined : parseJson(bytes);
+      const cfg = parsed !== undefined && 'value' in parsed ? parsed.value : undefined;
+      if (!isRecord(cfg) || cfg['format'] !== 1 || cfg['session'] !== session || typeof cfg['model'] !== 'string') {
+        report(v, 'E_VERIFY_CONFIG_INVALID', ref, `not a config commit of session ${JSON.stringify(session)}`);
+      }
+      continue;
+    }
+    if (kind[0] === 'nodes') {
+      const id = kind[2] as string;
+      if (kind[1] !== nodeShard(id)) report(v, 'E_VERIFY_REF_MISMATCH', ref, `node ${id} belongs in shard ${nodeShard(id)}`);
+      starts.push({ ref, oid, expect: { session, headNodeId: id } });
+    } else starts.push({ ref, oid });
+  }
+  return starts;
+}

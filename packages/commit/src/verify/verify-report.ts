@@ -1,0 +1,101 @@
+/**
+ * Stable codes of the problems {@link verifyRepo} reports. Errors make `ok` false; `E_VERIFY_STALE_LOCK`,
+ * `E_VERIFY_TEMP_FILE`, `E_VERIFY_UNKNOWN_REF` and `E_VERIFY_RECORD_FAILED` are warnings (what a crash or another tool leaves behind, harmless).
+ */
+export type VerifyIssueCode =
+  | 'E_VERIFY_NOT_CTXGIT'
+  | 'E_VERIFY_IO'
+  | 'E_VERIFY_REF_UNREADABLE'
+  | 'E_VERIFY_REF_MISSING_OBJECT'
+  | 'E_VERIFY_REF_WRONG_TYPE'
+  | 'E_VERIFY_REF_MISMATCH'
+  | 'E_VERIFY_UNKNOWN_REF'
+  | 'E_VERIFY_STALE_LOCK'
+  | 'E_VERIFY_TEMP_FILE'
+  | 'E_VERIFY_OBJECT_CORRUPT'
+  | 'E_VERIFY_CONFIG_INVALID'
+  | 'E_VERIFY_NOT_CONTEXT_COMMIT'
+  | 'E_VERIFY_ITEM_INVALID'
+  | 'E_VERIFY_ITEM_HASH_MISMATCH'
+  | 'E_VERIFY_ITEM_PATH_MISMATCH'
+  | 'E_VERIFY_ITEM_COUNT_MISMATCH'
+  | 'E_VERIFY_ORIGIN_MISSING'
+  | 'E_VERIFY_ORIGIN_MISMATCH'
+  | 'E_VERIFY_SUMMARY_ORIGINAL_MISSING'
+  | 'E_VERIFY_HEAD_NODE_MISSING'
+  | 'E_VERIFY_UNEXPLAINED_PARENT'
+  | 'E_VERIFY_DAG_NODE_INVALID'
+  | 'E_VERIFY_DAG_NODE_NOT_CANONICAL'
+  | 'E_VERIFY_DAG_NODE_PATH_MISMATCH'
+  | 'E_VERIFY_DAG_EDGE_DANGLING'
+  | 'E_VERIFY_DAG_CYCLE'
+  | 'E_VERIFY_DAG_INDEX_MISMATCH'
+  | 'E_VERIFY_DAG_SESSION_INVALID'
+  | 'E_VERIFY_DAG_HISTORY_BROKEN'
+  | 'E_VERIFY_DAG_REWRITTEN'
+  | 'E_VERIFY_RECORD_FAILED';
+
+/** One problem found by {@link verifyRepo}. */
+export interface VerifyIssue {
+  readonly code: VerifyIssueCode;
+  /** `error` makes the report fail; `warning` is informational. */
+  readonly severity: 'error' | 'warning';
+  /**
+   * Where: a ref (`refs/ctxgit/dag`), a file of the git directory (`refs/ctxgit/dag.lock`), or
+   * `<commit oid>:<tree path>` for something inside a commit (`dag` stands for the DAG ref's commit).
+   */
+  readonly path: string;
+  /** What is wrong, for people. */
+  readonly message: string;
+}
+
+/** How much {@link verifyRepo} looked at. */
+export interface VerifyCounts {
+  /** Refs read (every ref under `refs/`). */
+  readonly refs: number;
+  /** Commits of the DAG ref's history. */
+  readonly dagCommits: number;
+  /** DAG nodes parsed, re-serialized and checked. */
+  readonly nodes: number;
+  /** Session records of the DAG. */
+  readonly sessions: number;
+  /** ContextCommits checked (reachable from any session ref, following every parent). */
+  readonly contextCommits: number;
+  /** Distinct item blobs parsed and re-hashed. */
+  readonly items: number;
+  /** Summary items whose originals were checked. */
+  readonly summaries: number;
+  /** Distinct origin blobs compared with the DAG. */
+  readonly origins: number;
+}
+
+/** The result of {@link verifyRepo}: problems as data, never thrown. */
+export interface VerifyReport {
+  /** True when no issue has severity `error`. */
+  readonly ok: boolean;
+  readonly issues: readonly VerifyIssue[];
+  readonly counts: VerifyCounts;
+  /**
+   * The verification token: the DAG commit oid that was verified (null for an empty DAG). Pass it back as
+   * `previous` (or let `record` store it in `refs/ctxgit/verified`) to check that the DAG only grew since.
+   */
+  readonly token: string | null;
+  /** The token this run compared against, or null when none was given or recorded. */
+  readonly previous: string | null;
+  /** True when `record` was set, the report is ok, and `refs/ctxgit/verified` now holds {@link VerifyReport.token}. */
+  readonly recorded: boolean;
+}
+
+/** Options of {@link verifyRepo}. */
+export interface VerifyOptions {
+  /**
+   * A token of an earlier run: the DAG must have only grown since (that commit is an ancestor of the DAG ref, and
+   * every node and session it held is still there, byte for byte). `null` skips the check.
+   * @defaultValue the token recorded in `refs/ctxgit/verified`, if any
+   */
+  readonly previous?: string | null;
+  /** When the report is ok, point `refs/ctxgit/verified` at the verified DAG commit (compare-and-swap). @defaultValue false */
+  readonly record?: boolean;
+  /** The ref holding the DAG. @defaultValue `'refs/ctxgit/dag'` */
+  readonly dagRef?: string;
+}

@@ -1,0 +1,71 @@
+import { Volume, createFsFromVolume } from 'memfs';
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { CommitError, openRepo, UnknownItemError } from '../src/index.js';
+import type { FsLike, Repo, Session } from '../src/index.js';
+import { FS_KINDS, stepClock } from './helpers.js';
+
+async function longChat(repo: Repo): Promise<Session> {
+  const s = await repo.createSession('long', { model: 'openai:gpt-4o', budget: 1500, clock: stepClock() });
+  for (let i = 0; i < 40; i++) {
+    await s.append({ role: 'user', output: `Question ${i}: tell me about the number ${i} in a few words, please, with detail.` });
+    await s.commit();
+    await s.append({ role: 'assistant', output: `Answer ${i}: the number ${i} is ${i % 2 === 0 ? 'even' : 'odd'} and comes after ${i - 1}.` });
+  }
+  await s.append({ role: 'user', output: 'Done.' });
+  await s.commit();
+  return s;
+}
+
+describe.each(FS_KINDS)('expand on $name', (kind) => {
+  it('returns the folded originals byte for byte, verified by their blob ids', async () => {
+    const { repo } = await kind.open();
+    const s = await longChat(repo);
+    const c = await s.commit();
+    const summaries = c.items.filter((i) => i.state === 'summary');
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(c.items.some((i) => i.state === 'summarized')).toBe(true);
+    expect((await s.log()).some((e) => e.summary.folded > 0)).toBe(true);
+    const summary = summaries[0];
+    if (summary === undefined) throw new Error('no summary');
+    const { originals, commit } = await s.expand(summary.key);
+    expect(commit).toBe(c.id);
+    expect(originals.map((o) => o.key)).toEqual(summary.folded);
+    for (const o of originals) {
+      const node = await repo.store.getNode(o.node.id);
+      expect(o.node).toEqual(node);
+      expect(o.oid).toBe(await repo.store.nodeObjectId(o.node.id));
+    }
+    // the summary sits before its folded run in the item order
+    const idx = c.items.findIndex((i) => i.key === summary.key);
+    expect(c.items[idx + 1]?.key).toBe(summary.folded?.[0]);
+  });
+
+  it('refuses keys that are not summaries', async () => {
+    const { repo } = await kind.open();
+    const s = await longChat(repo);
+    const c = await s.commit();
+    const full = c.items.find((i) => i.state !== 'summary');
+    await expect(s.expand(full?.key ?? '')).rejects.toBeInstanceOf(UnknownItemError);
+    await expect(s.expand('nope')).rejects.toMatchObject({ code: 'E_COMMIT_UNKNOWN_ITEM' });
+  });
+});
+
+describe('expand verification', () => {
+  it('a damaged original is reported as a typed error, never returned', async () => {
+    const fs = createFsFromVolume(new Volume()) as unknown as FsLike;
+    const repo = await openRepo({ memory: true, fs, clock: stepClock(), fsync: false });
+    const s = await longChat(repo);
+    const summary = (await s.commit()).items.find((i) => i.state === 'summary');
+    const { originals } = await s.expand(summary?.key ?? '');
+    const victim = originals[0]?.oid ?? '';
+    const path = `${repo.git.gitdir}/objects/${victim.slice(0, 2)}/${victim.slice(2)}`;
+    const forged = Buffer.from('{"forged":true}');
+    await fs.promises.writeFile(path, deflateSync(Buffer.concat([Buffer.from(`blob ${forged.length}\0`), forged])));
+    const reopened = await openRepo({ memory: true, fs, clock: stepClock(), fsync: false });
+    const again = await reopened.openSession('long');
+    const err = await again.expand(summary?.key ?? '').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CommitError);
+    expect(['E_GIT_CORRUPT', 'E_COMMIT_VERIFY_FAILED']).toContain((err as CommitError).code);
+  });
+});

@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DagError } from '@ctxgit/dag';
+import { Volume, createFsFromVolume } from 'memfs';
+import { CommitError } from '../../src/index.js';
+import type { FsLike } from '../../src/index.js';
+
+/** Where each reliability test file writes its counts (git-ignored); docs/reliability.md is generated from them. */
+export const COUNTS_DIR = fileURLToPath(new URL('./.counts/', import.meta.url));
+
+/** Writes the counts of one test file. */
+export function writeCounts(name: string, counts: Record<string, number | string>): void {
+  mkdirSync(COUNTS_DIR, { recursive: true });
+  writeFileSync(join(COUNTS_DIR, `${name}.json`), `${JSON.stringify({ ...counts, writtenAt: new Date().toISOString() }, null, 2)}\n`);
+}
+
+const temps: string[] = [];
+/** Removes the temp dirs made by {@link tempDir}; call it from a test file's afterAll. */
+export function cleanTemps(): void {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh temp directory, removed after the file. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ctxgit-rel-'));
+  temps.push(dir);
+  return dir;
+}
+
+/** A storage kind: a fresh memfs volume, or node's fs on a temp dir. */
+export interface Storage {
+  readonly name: 'memfs' | 'disk';
+  readonly fs: FsLike;
+  /** Options for openRepo: `{ memory: true }` or `{ dir }`. */
+  readonly where: { readonly memory: true } | { readonly dir: string };
+  readonly gitdir: string;
+}
+
+export function memStorage(): Storage {
+  return { name: 'memfs', fs: createFsFromVolume(new Volume()) as unknown as FsLike, where: { memory: true }, gitdir: '/ctxgit.git' };
+}
+
+export function diskStorage(): Storage {
+  const dir = join(tempDir(), 'ctx.git');
+  return { name: 'disk', fs: nodeFs as unknown as FsLike, where: { dir }, gitdir: dir };
+}
+
+export const STORAGES: readonly (() => Storage)[] = [memStorage, diskStorage];
+
+const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' };
+
+/** `git fsck --strict` problems (lines that are not notices); [] when clean. */
+export function fsck(gitdir: string): string[] {
+  const run = spawnSync('git', ['--git-dir', gitdir, 'fsck', '--strict', '--no-dangling', '--no-progress'], { encoding: 'utf8', env: GIT_ENV });
+  const lines = `${run.stdout}${run.stderr}`.split('\n').filter((l) => l !== '' && !l.startsWith('notice:'));
+  return run.status === 0 ? lines : [`exit ${String(run.status)}`, ...lines];
+}
+
+/** Every file under `dir` with the sha1 of its bytes, sorted: equal snapshots mean nothing was written. */
+export async function fileSnapshot(fs: FsLike, dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    let names: string[];
+    try {
+      names = (await fs.promises.readdir(d)).map(String).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const p = `${d}/${name}`;
+      const st = await fs.promises.stat(p);
+      if (st.isDirectory()) await walk(p);
+      else out.push(`${p} ${createHash('sha1').update(await fs.promises.readFile(p)).digest('hex')}`);
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+/** True for an error of ctxgit (a CommitError or DagError with a string code), not a raw errno or TypeError. */
+export function isTyped(err: unknown): err is { code: string } {
+  return (err instanceof CommitError || err instanceof DagError) && typeof err.code === 'string' && err.code.startsWith('E_');
+}
+
+/** A small seeded PRNG (mulberry32): same seed, same sequence. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A deterministic clock advancing one second per call. */
+export function stepClock(start = 1_700_000_000_000): () => number {
+  let t = start - 1000;
+  return () => (t += 1000);
+}

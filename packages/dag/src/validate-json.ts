@@ -1,0 +1,67 @@
+import { NotJsonError } from './errors.js';
+import type { Json } from './node.js';
+import { loneSurrogateAt } from './internal/lone-surrogate.js';
+
+/**
+ * Asserts that `value` is plain JSON as a node stores it: `null`, booleans, finite numbers, strings without lone
+ * surrogates, dense arrays and plain objects (prototype `Object.prototype` or `null`) of those, without cycles.
+ * Property values that are `undefined` are refused too (they would vanish in storage).
+ *
+ * @param value - The value to check.
+ * @param path - How the value is named in the error; defaults to `value`.
+ * @returns `value`, typed as {@link Json}.
+ * @throws {@link NotJsonError} naming the JSON path of the first offending value, e.g. `input.files[2]`.
+ * @example
+ * ```ts
+ * validateJson({ a: [1, 2] }, 'input');          // ok
+ * validateJson({ a: [1, undefined] }, 'input');  // throws NotJsonError, data.path === 'input.a[1]'
+ * ```
+ */
+export function validateJson(value: unknown, path = 'value'): Json {
+  check(value, path, new Set());
+  return value as Json;
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function check(value: unknown, path: string, stack: Set<object>): void {
+  switch (typeof value) {
+    case 'boolean':
+      return;
+    case 'number':
+      if (!Number.isFinite(value)) throw new NotJsonError({ path, reason: `non-finite number ${String(value)}` });
+      return;
+    case 'string': {
+      const i = loneSurrogateAt(value);
+      if (i >= 0) throw new NotJsonError({ path, reason: `lone surrogate at index ${i}` });
+      return;
+    }
+    case 'object':
+      break;
+    default:
+      throw new NotJsonError({ path, reason: typeof value });
+  }
+  if (value === null) return;
+  if (stack.has(value)) throw new NotJsonError({ path, reason: 'circular reference' });
+  stack.add(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) throw new NotJsonError({ path: `${path}[${i}]`, reason: 'hole in a sparse array' });
+      check(value[i], `${path}[${i}]`, stack);
+    }
+  } else {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      throw new NotJsonError({ path, reason: `non-plain object${typeof name === 'string' && name !== '' ? ` (${name})` : ''}` });
+    }
+    if (Object.getOwnPropertySymbols(value).length > 0) throw new NotJsonError({ path, reason: 'symbol-keyed property' });
+    for (const key of Object.keys(value)) {
+      const sub = IDENT.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+      const i = loneSurrogateAt(key);
+      if (i >= 0) throw new NotJsonError({ path: sub, reason: `lone surrogate at index ${i} of the key` });
+      check((value as Record<string, unknown>)[key], sub, stack);
+    }
+  }
+  stack.delete(value);
+}

@@ -1,0 +1,74 @@
+import type { ContextCommit } from '@ctxgit/commit';
+import { InvalidCommitError, InvalidRenderOptionError, UnknownProviderError } from './errors.js';
+import { minCacheableTokens } from './min-cacheable-tokens.js';
+import { checkItems } from './check-items.js';
+import type { Provider, RenderOutputs } from './provider.js';
+import { providers } from './providers.js';
+import type { ProviderName, ProviderOptions, RenderOptions } from './render-options.js';
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const describe = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+
+function resolve(commit: ContextCommit, options: RenderOptions): ProviderOptions {
+  const fail = (option: string, value: unknown, expected: string): never => {
+    throw new InvalidRenderOptionError({ option, value: describe(value), expected });
+  };
+  const { maxTokens = 4096, systemRole = 'system', cache = true, allowAssistantLast = false, tools = [] } = options;
+  if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) fail('maxTokens', maxTokens, 'a positive integer');
+  if (systemRole !== 'system' && systemRole !== 'developer') fail('systemRole', systemRole, "'system' or 'developer'");
+  if (typeof cache !== 'boolean') fail('cache', cache, 'a boolean');
+  if (typeof allowAssistantLast !== 'boolean') fail('allowAssistantLast', allowAssistantLast, 'a boolean');
+  if (!Array.isArray(tools)) fail('tools', tools, 'an array of ToolDefinition');
+  const names = new Set<string>();
+  tools.forEach((tool, index) => {
+    if (typeof tool?.name !== 'string' || !TOOL_NAME.test(tool.name) || names.has(tool.name)) {
+      fail(`tools[${index}].name`, tool?.name, 'a unique name matching ^[a-zA-Z0-9_-]{1,64}$');
+    }
+    names.add(tool.name);
+  });
+  if (typeof commit.model !== 'string') throw new InvalidCommitError({ index: -1, field: 'model', value: describe(commit.model) });
+  const colon = commit.model.indexOf(':');
+  const model = colon === -1 ? commit.model : commit.model.slice(colon + 1);
+  const minimum = options.minCacheableTokens ?? minCacheableTokens(model);
+  if (!Number.isSafeInteger(minimum) || minimum < 0) fail('minCacheableTokens', minimum, 'a non-negative integer');
+  return { model, maxTokens, systemRole, cache, minCacheableTokens: minimum, allowAssistantLast, tools };
+}
+
+/**
+ * Renders a ContextCommit into the request body of one provider. Pure: reads only its arguments, never
+ * mutates them, and the same commit and options give byte-identical `JSON.stringify` output.
+ *
+ * Semantics (every provider): `summarized` items are skipped; a `summary` item is assistant text starting
+ * `[Summary] `; system items come first, in item order; a full tool item with an intact call/result pair
+ * renders as the provider's native tool call and result (the calls of tool items that directly follow an
+ * assistant item join its message; otherwise an assistant turn holding only the calls is written); any other
+ * tool item is user text; runs of items with the same `attachedFrom` are text between attach markers; text
+ * imitating a marker is escaped ({@link escapeMarkers}). The model name is `commit.model` without its
+ * `provider:` prefix.
+ *
+ * @param commit - The commit to render.
+ * @param options - The provider and its options; see {@link RenderOptions} for defaults.
+ * @returns The request body (`text`: a string), typed per provider so that it is assignable to the official SDK's request type.
+ * @throws {@link EmptyRenderError} when nothing conversational is left to send.
+ * @throws {@link InvalidEndingError} when the last message is the assistant's and `allowAssistantLast` is not set.
+ * @throws {@link UnknownProviderError}, {@link InvalidRenderOptionError}, {@link InvalidCommitError} on bad input.
+ * @example
+ * ```ts
+ * const body = render(commit, { provider: 'anthropic', maxTokens: 1024 });
+ * await anthropicClient.messages.create(body);
+ * console.log(render(commit, { provider: 'text' }));
+ * ```
+ */
+export function render<P extends ProviderName>(commit: ContextCommit, options: RenderOptions<P>): RenderOutputs[P] {
+  if (typeof commit !== 'object' || commit === null) throw new InvalidCommitError({ index: -1, field: 'commit', value: describe(commit) });
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidRenderOptionError({ option: 'options', value: describe(options), expected: '{ provider, ... }' });
+  }
+  if (typeof options.provider !== 'string' || !Object.hasOwn(providers, options.provider)) {
+    throw new UnknownProviderError({ provider: String(options.provider), known: Object.keys(providers) });
+  }
+  const provider: Provider<P> = providers[options.provider];
+  checkItems(commit.items);
+  return provider.render(commit.items, resolve(commit, options));
+}

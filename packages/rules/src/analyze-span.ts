@@ -1,0 +1,335 @@
+import { RulesInputError } from './errors.js';
+import type { Block, ContextItem } from './item.js';
+import { containsToken } from './contains-token.js';
+import { distinctiveTokens } from './distinctive-tokens.js';
+import { isFailedResult } from './is-failed-result.js';
+import { MinHeap } from './min-heap.js';
+import { operationPaths, type Operation } from './operation-paths.js';
+import type { AnalyzeSpanOptions, ContinuationView, SpanAnalysis, SpanEdge, SpanEdgeKind } from './span-analysis.js';
+
+type Call = Extract<Block, { type: 'tool_call' }>;
+type Result = Extract<Block, { type: 'tool_result' }>;
+
+interface GNode {
+  readonly key: string;
+  readonly step: boolean;
+  readonly text: string;
+  readonly call?: Call;
+  readonly result?: Result;
+  /** Graph index of the step that issued a result; -1 when none. */
+  round: number;
+}
+
+const encoder = new TextEncoder();
+const bytes = (s: string): number => encoder.encode(s).length;
+const oneLine = (s: string, max: number): string => {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+const COST: Record<SpanEdgeKind, number> = { reuse: 1, call: 2, step: 2, round: 3 };
+
+/**
+ * Builds the dependency graph of a span and derives what a continuation needs.
+ *
+ * Graph nodes are the visible (not `summarized`, unless `includeSummarized`) `assistant` items (steps) and
+ * `tool` items (results).
+ * Edges, each from the later node to the earlier: result → the step that issued it (weight 1); step → each
+ * result of the previous round, weight 2 when the step reuses one of the result's distinctive tokens
+ * ({@link distinctiveTokens}), else 0; step → the previous step (weight 1). The critical chain is the
+ * longest weighted path ending at the frontier (the latest step), found in O(V+E) over list order, which
+ * is a topological order. Later identical calls and later operations on the same file path supersede
+ * earlier results; failed results are recognized by {@link isFailedResult}. The continuation view orders
+ * nodes by a shortest-path tree from the frontier (Dijkstra, binary heap, O((V+E) log V); edge costs
+ * reuse 1, call 2, step 2, round 3) and renders NEXT / ON DISK / RULED OUT / ESTABLISHED under the
+ * byte allowance.
+ *
+ * @param items - The items, in list order (other roles and `summarized` items are skipped).
+ * @param options - See {@link AnalyzeSpanOptions}.
+ * @returns The analysis.
+ * @example
+ * ```ts
+ * const a = analyzeSpan(items, { briefBytes: 1400 });
+ * a.criticalChain; // ['a1', 't1', 'a2', ...]
+ * a.continuation.text; // '[ctxgit brief] ...\nNEXT:\n- ...'
+ * ```
+ */
+export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanOptions = {}): SpanAnalysis {
+  const allowance = options.briefBytes ?? 1400;
+  if (!Number.isInteger(allowance) || allowance < 64) throw new RulesInputError('option briefBytes', 'expected an integer >= 64');
+  const g: GNode[] = [];
+  const indexOf = new Map<string, number>();
+  let lastStep = -1;
+  const withSummarized = options.includeSummarized === true;
+  for (const it of items) {
+    if (it.state === 'summary' || (it.state === 'summarized' && !withSummarized)) continue;
+    if (it.role === 'assistant') {
+      indexOf.set(it.key, g.length);
+      lastStep = g.length;
+      g.push({ key: it.key, step: true, text: textOf(it.blocks), round: -1 });
+    } else if (it.role === 'tool') {
+      const call = it.blocks.find((b): b is Call => b.type === 'tool_call');
+      const result = it.blocks.find((b): b is Result => b.type === 'tool_result');
+      const caller = it.caller !== undefined ? indexOf.get(it.caller) : undefined;
+      indexOf.set(it.key, g.length);
+      g.push({
+        key: it.key,
+        step: false,
+        text: result?.output ?? '',
+        ...(call !== undefined ? { call } : {}),
+        ...(result !== undefined ? { result } : {}),
+        round: caller !== undefined && g[caller]?.step === true ? caller : lastStep,
+      });
+    }
+  }
+  const V = g.length;
+  // Results per round and each step's action tokens (its text plus the calls it issued).
+  const resultsOf = new Map<number, number[]>();
+  for (let i = 0; i < V; i++) {
+    const n = g[i] as GNode;
+    if (!n.step && n.round >= 0) {
+      const list = resultsOf.get(n.round);
+      if (list === undefined) resultsOf.set(n.round, [i]);
+      else list.push(i);
+    }
+  }
+  const stepTokens = (i: number): Set<string> => {
+    const set = distinctiveTokens((g[i] as GNode).text);
+    for (const r of resultsOf.get(i) ?? []) {
+      const c = (g[r] as GNode).call;
+      if (c !== undefined) for (const t of distinctiveTokens(c.arguments)) set.add(t);
+    }
+    return set;
+  };
+  // Dependencies (out-edges toward earlier nodes), kept as flat arrays per node.
+  const deps: { to: number; w: number; kind: SpanEdgeKind }[][] = Array.from({ length: V }, () => []);
+  const reused = new Map<string, readonly string[]>();
+  let prevStep = -1;
+  for (let i = 0; i < V; i++) {
+    const n = g[i] as GNode;
+    if (!n.step) {
+      if (n.round >= 0) (deps[i] as { to: number; w: number; kind: SpanEdgeKind }[]).push({ to: n.round, w: 1, kind: 'call' });
+      continue;
+    }
+    if (prevStep >= 0) {
+      const d = deps[i] as { to: number; w: number; kind: SpanEdgeKind }[];
+      d.push({ to: prevStep, w: 1, kind: 'step' });
+      const mine = stepTokens(i);
+      for (const r of resultsOf.get(prevStep) ?? []) {
+        const shared: string[] = [];
+        if ((g[r] as GNode).result !== undefined) {
+          // Each result is compared with one step only (the next), so its lower-cased text is not kept.
+          const text = (g[r] as GNode).text.toLowerCase();
+          for (const t of mine) if (containsToken(text, t)) shared.push(t);
+        }
+        if (shared.length > 0) {
+          d.push({ to: r, w: 2, kind: 'reuse' });
+          reused.set((g[r] as GNode).key, shared.sort());
+        } else d.push({ to: r, w: 0, kind: 'round' });
+      }
+    }
+    prevStep = i;
+  }
+  const frontier = lastStep;
+
+  // Longest path ending at the frontier: relax from the frontier toward older nodes in reverse list order.
+  const dist = new Float64Array(V).fill(-Infinity);
+  const parent = new Int32Array(V).fill(-1);
+  let best = frontier;
+  if (frontier >= 0) {
+    dist[frontier] = 0;
+    for (let u = frontier; u >= 0; u--) {
+      const du = dist[u] as number;
+      if (du === -Infinity) continue;
+      for (const e of deps[u] as { to: number; w: number }[]) {
+        if (du + e.w > (dist[e.to] as number)) {
+          dist[e.to] = du + e.w;
+          parent[e.to] = u;
+        }
+      }
+      if (du >= (dist[best] as number)) best = u;
+    }
+  }
+  const chain: string[] = [];
+  if (frontier >= 0) for (let v = best; v >= 0; v = parent[v] as number) chain.push((g[v] as GNode).key);
+
+  // Supersession and failures.
+  const failed = new Set<string>();
+  const superseded = new Map<string, string>();
+  // Results not yet superseded, per identical call and per file path; a later successful result
+  // supersedes all of them, a failed one only joins them.
+  const pendingByCall = new Map<string, number[]>();
+  const pendingByPath = new Map<string, number[]>();
+  const pathIds = new Map<string, string[]>();
+  const ops: (Operation | undefined)[] = new Array<Operation | undefined>(V);
+  const canonical = (p: string): string => {
+    const base = p.slice(p.lastIndexOf('/') + 1);
+    let known = pathIds.get(base);
+    if (known === undefined) pathIds.set(base, (known = []));
+    for (const k of known) if (k === p || k.endsWith(`/${p}`) || p.endsWith(`/${k}`)) return k;
+    known.push(p);
+    return p;
+  };
+  const settle = (pending: Map<string, number[]>, id: string, i: number, isFail: boolean): void => {
+    const list = pending.get(id);
+    if (list === undefined) {
+      pending.set(id, [i]);
+      return;
+    }
+    if (list.at(-1) === i) return;
+    if (isFail) {
+      list.push(i);
+      return;
+    }
+    for (const j of list) {
+      const k = (g[j] as GNode).key;
+      if (!superseded.has(k)) superseded.set(k, (g[i] as GNode).key);
+    }
+    pending.set(id, [i]);
+  };
+  for (let i = 0; i < V; i++) {
+    const n = g[i] as GNode;
+    if (n.step || n.result === undefined) continue;
+    const isFail = isFailedResult(n.result.output, n.result.isError);
+    if (isFail) failed.add(n.key);
+    const name = n.call?.name ?? n.result.name;
+    const args = n.call?.arguments ?? '';
+    const op = operationPaths(name, args, n.result.output);
+    ops[i] = op;
+    settle(pendingByCall, `${name}\u0000${args}`, i, isFail);
+    for (const p of op.paths) settle(pendingByPath, canonical(p), i, isFail);
+  }
+
+  const edges: SpanEdge[] = [];
+  for (let i = 0; i < V; i++) {
+    for (const e of deps[i] as { to: number; w: number; kind: SpanEdgeKind }[]) {
+      edges.push({ from: (g[i] as GNode).key, to: (g[e.to] as GNode).key, weight: e.w, kind: e.kind });
+    }
+  }
+  const continuation = continuationView(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain), allowance);
+  return { nodes: g.map((n) => n.key), edges, frontier: frontier >= 0 ? (g[frontier] as GNode).key : null, criticalChain: chain, chainWeight: best >= 0 && frontier >= 0 ? (dist[best] as number) : 0, superseded, failed, reused, continuation };
+}
+
+function firstLine(s: string): string {
+  let from = 0;
+  while (from < s.length) {
+    const nl = s.indexOf('\n', from);
+    const end = nl === -1 ? s.length : nl;
+    if (s.slice(from, end).trim() !== '') return s.slice(from, end);
+    from = end + 1;
+  }
+  return '';
+}
+
+function textOf(blocks: readonly Block[]): string {
+  return blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+function continuationView(
+  g: readonly GNode[],
+  deps: readonly (readonly { to: number; kind: SpanEdgeKind }[])[],
+  frontier: number,
+  resultsOf: ReadonlyMap<number, readonly number[]>,
+  failed: ReadonlySet<string>,
+  superseded: ReadonlyMap<string, string>,
+  ops: readonly (Operation | undefined)[],
+  reused: ReadonlyMap<string, readonly string[]>,
+  chain: ReadonlySet<string>,
+  allowance: number,
+): ContinuationView {
+  const V = g.length;
+  // Shortest-path tree from a virtual source joined to the frontier and its own results at cost 0.
+  const dist = new Float64Array(V).fill(Infinity);
+  const heap = new MinHeap();
+  const sources = frontier >= 0 ? [frontier, ...(resultsOf.get(frontier) ?? [])] : g.map((_, i) => i);
+  for (const s of sources) {
+    dist[s] = 0;
+    heap.push(0, s);
+  }
+  const order: number[] = [];
+  const done = new Uint8Array(V);
+  for (let top = heap.pop(); top !== undefined; top = heap.pop()) {
+    const u = top.value;
+    if (done[u] === 1) continue;
+    done[u] = 1;
+    order.push(u);
+    for (const e of deps[u] ?? []) {
+      const nd = top.priority + COST[e.kind];
+      if (nd < (dist[e.to] as number)) {
+        dist[e.to] = nd;
+        heap.push(nd, e.to);
+      }
+    }
+  }
+  order.sort((a, b) => (dist[a] as number) - (dist[b] as number) || b - a);
+
+  type Section = 'next' | 'onDisk' | 'ruledOut' | 'established';
+  // Candidates first (cheap), lines built only while the allowance lasts.
+  const candidates: { u: number; section: Section; tier: number; paths?: readonly string[] }[] = [];
+  const frontierResults = new Set(resultsOf.get(frontier) ?? []);
+  const seenPaths = new Set<string>();
+  for (const u of order) {
+    const n = g[u] as GNode;
+    if (n.step) {
+      if (u === frontier && n.text.trim() !== '') candidates.push({ u, section: 'next', tier: 0 });
+      continue;
+    }
+    if (failed.has(n.key)) {
+      candidates.push({ u, section: 'ruledOut', tier: 1 });
+      continue;
+    }
+    const op = ops[u];
+    if (op?.writes === true) {
+      const fresh = op.paths.filter((p) => !seenPaths.has(p));
+      for (const p of op.paths) seenPaths.add(p);
+      if (fresh.length > 0) candidates.push({ u, section: 'onDisk', tier: 1, paths: fresh });
+      continue;
+    }
+    if (frontierResults.has(u)) {
+      candidates.push({ u, section: 'next', tier: 0 });
+      continue;
+    }
+    if (superseded.has(n.key)) continue;
+    candidates.push({ u, section: 'established', tier: reused.has(n.key) || chain.has(n.key) ? 1 : 2 });
+  }
+  // Stable sort: by tier, then by the shortest-path order already in place.
+  candidates.sort((a, b) => a.tier - b.tier);
+  const lineOf = (c: (typeof candidates)[number]): string => {
+    const n = g[c.u] as GNode;
+    if (n.step) return `- ${oneLine(n.text, 200)}`;
+    const name = n.call?.name ?? n.result?.name ?? 'tool';
+    const args = oneLine(n.call?.arguments ?? '', 80);
+    if (c.section === 'onDisk') return `- ${oneLine((c.paths ?? []).join(', '), 160)} (${name})`;
+    const first = oneLine(firstLine(n.result?.output ?? ''), 110);
+    if (c.section === 'next') return `- ${name} ${args} → ${first}`;
+    if (c.section === 'ruledOut') return `- ${name} ${args}: ${first}`;
+    const shared = reused.get(n.key);
+    return `- ${name} ${args}: ${shared !== undefined ? oneLine(shared.slice(0, 6).join(', '), 110) : first}`;
+  };
+  const header = `[ctxgit brief] ${g.filter((n) => n.step).length} steps, ${g.length - g.filter((n) => n.step).length} tool results`;
+  const titles: Record<Section, string> = { next: 'NEXT:', onDisk: 'ON DISK:', ruledOut: 'RULED OUT:', established: 'ESTABLISHED:' };
+  const taken: Record<Section, string[]> = { next: [], onDisk: [], ruledOut: [], established: [] };
+  let used = bytes(header);
+  let rejected = 0;
+  for (const c of candidates) {
+    if (allowance - used < 8 || rejected >= 64) break;
+    const line = lineOf(c);
+    const cost = bytes(line) + 1 + (taken[c.section].length === 0 ? bytes(titles[c.section]) + 1 : 0);
+    if (used + cost > allowance) {
+      rejected++;
+      continue;
+    }
+    rejected = 0;
+    used += cost;
+    taken[c.section].push(line);
+  }
+  const parts = [header];
+  for (const s of ['next', 'onDisk', 'ruledOut', 'established'] as const) if (taken[s].length > 0) parts.push(titles[s], ...taken[s]);
+  return {
+    next: taken.next,
+    onDisk: taken.onDisk,
+    ruledOut: taken.ruledOut,
+    established: taken.established,
+    order: order.map((u) => (g[u] as GNode).key),
+    text: parts.join('\n'),
+  };
+}

@@ -1,0 +1,21 @@
+import type { ContextItem } from './item.js';
+import { itemText } from './item-text.js';
+
+const encoder = new TextEncoder();
+
+/** Deterministic brief of a span without tool work: one line per message, newest kept first, printed in order. */
+export function conversationBrief(items: readonly ContextItem[], allowance: number): string {
+  const header = `[ctxgit brief] ${items.length} earlier messages`;
+  let used = encoder.encode(header).length;
+  const lines: string[] = [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i] as ContextItem;
+    const text = itemText(it.blocks).replace(/\s+/g, ' ').trim();
+    const line = `- ${it.role}: ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`;
+    const cost = encoder.encode(line).length + 1;
+    if (used + cost > allowance) continue;
+    used += cost;
+    lines.push(line);
+  }
+  return [header, ...lines.reverse()].join('\n');
+}

@@ -1,0 +1,61 @@
+/** Base class of every error thrown by `@ctxgit/rules`; `code` is stable, `data` says what was wrong. */
+export class RulesError extends Error {
+  /** Stable machine-readable code, e.g. `E_RULES_INVARIANT`. */
+  readonly code: string;
+  /** Structured details of the failure. */
+  readonly data: Readonly<Record<string, unknown>>;
+  constructor(code: string, message: string, data: Readonly<Record<string, unknown>>) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** Which pipeline invariant a rule broke. */
+export type InvariantKind =
+  | 'loosened'
+  | 'locked_changed'
+  | 'vanished'
+  | 'reordered'
+  | 'duplicate_key'
+  | 'bad_new_item'
+  | 'summary_dangling'
+  | 'summarized_dangling'
+  | 'protected_folded';
+
+/**
+ * A rule broke an invariant of the pipeline (code `E_RULES_INVARIANT`); `data.rule` names the rule,
+ * `data.invariant` the broken invariant and `data.key` the item.
+ */
+export class RulesInvariantError extends RulesError {
+  constructor(rule: string, invariant: InvariantKind, key: string, detail: string) {
+    super(
+      'E_RULES_INVARIANT',
+      `rule "${rule}" broke the invariant "${invariant}" on item "${key}": ${detail}. Fix the rule or remove it from the pipeline.`,
+      { rule, invariant, key, detail },
+    );
+  }
+}
+
+/**
+ * Folding could not bring the visible history under the emergency mark (code `E_RULES_OVER_BUDGET`):
+ * what is left is pinned, protected, locked or too small to fold.
+ */
+export class RulesOverBudgetError extends RulesError {
+  constructor(historyTokens: number, emergencyTokens: number, attempts: number) {
+    super(
+      'E_RULES_OVER_BUDGET',
+      `history holds ${historyTokens} tokens after ${attempts} fold attempt(s), above the emergency mark of ${emergencyTokens}; ` +
+        'raise the history budget, unpin items, or lower the protected share.',
+      { historyTokens, emergencyTokens, attempts },
+    );
+  }
+}
+
+/** An argument of a public function was invalid (code `E_RULES_BAD_INPUT`); nothing was computed. */
+export class RulesInputError extends RulesError {
+  constructor(what: string, detail: string) {
+    super('E_RULES_BAD_INPUT', `invalid ${what}: ${detail}`, { what, detail });
+  }
+}

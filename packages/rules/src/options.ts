@@ -1,0 +1,53 @@
+/** Tools whose results never age or fold by default. */
+export const DEFAULT_PROTECTED_TOOLS: readonly string[] = ['todo_create', 'todo_update', 'todo_list', 'web_search'];
+
+/** Options of {@link defaultRules}; every number has a default from the design brief. */
+export interface RulesOptions {
+  /** Tool results outside the last this-many assistant turns age. @defaultValue 3 */
+  readonly tailTurns?: number;
+  /** Characters of the output kept in an aged stub. @defaultValue 80 */
+  readonly stubChars?: number;
+  /** Characters of the tool-call arguments kept when aged. @defaultValue 200 */
+  readonly callArgsChars?: number;
+  /** Tool results longer than this many characters are cut, even in the tail. @defaultValue 4000 */
+  readonly capChars?: number;
+  /** Characters kept at the head of a cut result. @defaultValue 2500 */
+  readonly capHeadChars?: number;
+  /** Characters kept at the tail of a cut result. @defaultValue 1000 */
+  readonly capTailChars?: number;
+  /** Extra protected tool names, added to {@link DEFAULT_PROTECTED_TOOLS} (matched case-insensitively). @defaultValue [] */
+  readonly protectedTools?: readonly string[];
+  /** Aged items untouched for this many milliseconds are cleared. @defaultValue 3_600_000 (60 min) */
+  readonly idleMs?: number;
+  /** Maximum fold attempts per run; each must free tokens. @defaultValue 8 */
+  readonly maxFoldAttempts?: number;
+  /** Byte allowance (UTF-8) of a deterministic brief. @defaultValue 1400 */
+  readonly briefBytes?: number;
+  /** Protect the tool results of the critical chain ({@link analyzeSpan}) from aging, clearing and folding. @defaultValue true */
+  readonly graphProtection?: boolean;
+  /**
+   * Under pressure (the history is still above the upper mark once everything else outside the latest round
+   * is folded), only the newest chain results within this share of the history budget stay protected from
+   * folding; above the emergency mark none do. @defaultValue 0.3
+   */
+  readonly chainShare?: number;
+  /** Superseded tool results age even inside the tail window. @defaultValue true */
+  readonly ageSuperseded?: boolean;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedRulesOptions {
+  readonly tailTurns: number;
+  readonly stubChars: number;
+  readonly callArgsChars: number;
+  readonly capChars: number;
+  readonly capHeadChars: number;
+  readonly capTailChars: number;
+  readonly protectedTools: ReadonlySet<string>;
+  readonly idleMs: number;
+  readonly maxFoldAttempts: number;
+  readonly briefBytes: number;
+  readonly graphProtection: boolean;
+  readonly chainShare: number;
+  readonly ageSuperseded: boolean;
+}

@@ -1,0 +1,97 @@
+import type { Node } from '@ctxgit/dag';
+import type { Tokenizer } from '@ctxgit/tokenize';
+import type { ContextItem } from './item.js';
+import type { Rule } from './rule.js';
+
+/** The occupancy band as fractions of the history budget; `lower <= upper <= emergency`. */
+export interface BandOptions {
+  /** Upper mark: above it an epoch opens and folding starts. @defaultValue 0.8 */
+  readonly foldAt?: number;
+  /** Lower mark: folding goes down to it. @defaultValue 0.5 */
+  readonly foldTo?: number;
+  /** Emergency mark: the history may not stay above it. @defaultValue 0.95 */
+  readonly emergencyAt?: number;
+  /** Batch mutations before the tail into epochs; `false` applies them on every run. @defaultValue true */
+  readonly epochs?: boolean;
+  /** An epoch also opens when the newest parent item is at least this old (ms; a cold cache). @defaultValue 3_600_000 */
+  readonly coldAfterMs?: number;
+}
+
+/** A new entry for the pipeline: a DAG node, or an item the caller built (an attach expansion). */
+export type PipelineInput = Node | ContextItem;
+
+/** Inputs of {@link runPipeline} besides the items. */
+export interface PipelineContext {
+  /** Milliseconds since the epoch; the only time the rules see. */
+  readonly now: number;
+  readonly tokenizer: Tokenizer;
+  /** Tokens the history (all visible non-system items) may occupy. */
+  readonly historyBudget: number;
+  /** The rules, in order. @defaultValue `defaultRules()` */
+  readonly rules?: readonly Rule[];
+  readonly band?: BandOptions;
+}
+
+/** An async summarizer that replaces the deterministic brief of a new summary item. */
+export interface Summarizer {
+  /** Recorded in the summary's reason as `summarizer:<name>`. */
+  readonly name: string;
+  summarize(input: SummarizeInput): Promise<string>;
+}
+
+/** What a {@link Summarizer} gets for one new summary. */
+export interface SummarizeInput {
+  /** Key of the summary item. */
+  readonly key: string;
+  /** The folded original items, in list order (their current content). */
+  readonly items: readonly ContextItem[];
+  /** The deterministic brief the summary holds now. */
+  readonly brief: string;
+}
+
+/** Context of {@link runPipelineAsync}: a {@link PipelineContext} plus an optional summarizer. */
+export interface AsyncPipelineContext extends PipelineContext {
+  readonly summarizer?: Summarizer;
+}
+
+/** Counts of what one rule did. */
+export interface RuleReport {
+  readonly rule: string;
+  /** Items whose content or state changed. */
+  readonly changed: number;
+  readonly capped: number;
+  readonly aged: number;
+  readonly cleared: number;
+  /** Items that became `summarized`. */
+  readonly folded: number;
+  /** Summary items created. */
+  readonly summaries: number;
+}
+
+/** What a pipeline run did, in total and per rule. */
+export interface PipelineReport {
+  /** Items appended from new nodes or given items. */
+  readonly added: number;
+  readonly capped: number;
+  readonly aged: number;
+  readonly cleared: number;
+  readonly folded: number;
+  readonly summaries: number;
+  /** Whether a cache epoch opened (mutations before the tail were allowed). */
+  readonly epoch: boolean;
+  /** Summaries whose summarizer text was refused (over the emergency mark) so the brief was kept. */
+  readonly summarizerFallbacks: number;
+  readonly rules: readonly RuleReport[];
+}
+
+/** The result of {@link runPipeline}. */
+export interface PipelineResult {
+  readonly items: readonly ContextItem[];
+  /** Tokens of all visible (not `summarized`) items. */
+  readonly totalTokens: number;
+  /** Tokens of visible non-system items: what the band is measured on. */
+  readonly historyTokens: number;
+  /** Index of the first item that differs from the parent list (the cacheable prefix); the length when none. */
+  readonly firstChangedIndex: number;
+  readonly report: PipelineReport;
+}

@@ -1,0 +1,24 @@
+import type { Block } from '../item.js';
+import { isFailedResult } from '../is-failed-result.js';
+import type { ResolvedRulesOptions } from '../options.js';
+
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** Blocks of an aged tool item: arguments cut to `callArgsChars`, the result a one-line stub (when shorter), `isError` set on a recognized failure. */
+export function agedBlocks(blocks: readonly Block[], outputChars: number | undefined, o: ResolvedRulesOptions): Block[] {
+  return blocks.map((b): Block => {
+    if (b.type === 'tool_call') {
+      return b.arguments.length > o.callArgsChars ? { ...b, arguments: `${b.arguments.slice(0, o.callArgsChars)}…` } : b;
+    }
+    if (b.type === 'tool_result') {
+      const line = oneLine(b.output);
+      const shown = line.length > o.stubChars ? `${line.slice(0, o.stubChars)}…` : line;
+      const stub = `[tool ${b.name}] output: ${shown} (${outputChars ?? b.output.length} chars)`;
+      // A recognized failure keeps saying so once its text is gone.
+      const failed = isFailedResult(b.output, b.isError);
+      const out = stub.length < b.output.length ? { ...b, output: stub } : b;
+      return failed && out.isError !== true ? { ...out, isError: true } : out;
+    }
+    return b;
+  });
+}

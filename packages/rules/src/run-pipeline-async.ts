@@ -1,0 +1,70 @@
+import type { ContextItem } from './item.js';
+import type { AsyncPipelineContext, PipelineInput, PipelineResult } from './pipeline.js';
+import { executePipeline } from './execute-pipeline.js';
+import { firstChanged } from './first-changed.js';
+import { totals } from './totals.js';
+import { checkInvariants } from './invariants.js';
+import { RulesInputError } from './errors.js';
+
+/**
+ * {@link runPipeline}, then, for every summary created on this run, asks the summarizer for its text and
+ * records it (reason `summarizer:<name>`). A text that would put the history above the emergency mark is
+ * refused and the deterministic brief stays (counted in `report.summarizerFallbacks`). Without a
+ * summarizer it is `runPipeline` returning a promise.
+ *
+ * @param parentItems - The items of the parent commit.
+ * @param newNodes - Nodes (or ready items) added since the parent, in branch-view order.
+ * @param context - As for {@link runPipeline}, plus `summarizer`.
+ * @returns The pipeline result.
+ * @throws RulesInvariantError, RulesOverBudgetError, RulesInputError as {@link runPipeline} does.
+ * @example
+ * ```ts
+ * const r = await runPipelineAsync(parent.items, nodes, {
+ *   now, tokenizer, historyBudget: 16_000,
+ *   summarizer: { name: 'haiku', summarize: async ({ items }) => callModel(items) },
+ * });
+ * ```
+ */
+export async function runPipelineAsync(
+  parentItems: readonly ContextItem[],
+  newNodes: readonly PipelineInput[],
+  context: AsyncPipelineContext,
+): Promise<PipelineResult> {
+  const run = executePipeline(parentItems, newNodes, context);
+  const summarizer = context.summarizer;
+  if (summarizer === undefined) {
+    const { items, totalTokens, historyTokens, firstChangedIndex, report } = run;
+    return { items, totalTokens, historyTokens, firstChangedIndex, report };
+  }
+  const parentKeys = new Set(parentItems.map((it) => it.key));
+  let items = run.items;
+  let fallbacks = 0;
+  const byKey = new Map(items.map((it) => [it.key, it] as const));
+  for (let i = 0; i < items.length; i++) {
+    const s = items[i] as ContextItem;
+    if (s.state !== 'summary' || parentKeys.has(s.key)) continue;
+    const first = s.blocks[0];
+    const brief = first?.type === 'text' ? first.text : '';
+    const originals = (s.folded ?? []).map((k) => byKey.get(k) as ContextItem);
+    const text = await summarizer.summarize({ key: s.key, items: originals, brief });
+    if (typeof text !== 'string' || text === '') throw new RulesInputError(`summarizer ${summarizer.name}`, 'must resolve to a non-empty string');
+    const blocks = [{ type: 'text' as const, text }];
+    const tokens = run.ctx.countTokens(blocks);
+    if (totals(items).history - s.tokens + tokens > run.ctx.band.emergency) {
+      fallbacks++;
+      continue;
+    }
+    const next = [...items];
+    next[i] = { ...s, blocks, tokens, reason: `summarizer:${summarizer.name}` };
+    checkInvariants(`summarizer:${summarizer.name}`, items, next);
+    items = next;
+  }
+  const t = totals(items);
+  return {
+    items,
+    totalTokens: t.total,
+    historyTokens: t.history,
+    firstChangedIndex: firstChanged(parentItems, items),
+    report: { ...run.report, summarizerFallbacks: fallbacks },
+  };
+}

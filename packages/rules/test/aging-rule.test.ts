@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { agingRule, runPipeline, type ContextItem } from '../src/index.js';
+import { NodeBuilder, quarterTokenizer } from './helpers.js';
+
+const base = { now: 0, tokenizer: quarterTokenizer, historyBudget: 1_000_000, band: { epochs: false } };
+
+/** Five rounds: assistant step i calls `name_i` with a distinct output. */
+function session(names: string[] = ['bash', 'bash', 'bash', 'bash', 'bash']): NodeBuilder {
+  const b = new NodeBuilder();
+  b.text('user', 'please do the work');
+  names.forEach((name, i) => {
+    b.text('assistant', `round ${i}`);
+    b.tool(name, { command: `step ${i} ${'q'.repeat(300)}` }, `output ${i} ` + 'r'.repeat(120));
+  });
+  return b;
+}
+
+describe('agingRule', () => {
+  it('ages tool results outside the last 3 assistant turns into exact stubs', () => {
+    const r = runPipeline([], session().nodes, { ...base, rules: [agingRule({ graphProtection: false })] });
+    const states = r.items.filter((i) => i.role === 'tool').map((i) => `${i.key}:${i.state}:${i.reason}`);
+    expect(states).toEqual(['n3:aged:tail_window', 'n5:aged:tail_window', 'n7:full:new', 'n9:full:new', 'n11:full:new']);
+    const aged = r.items.find((i) => i.key === 'n3')!;
+    const args = JSON.stringify({ command: `step 0 ${'q'.repeat(300)}` });
+    expect(aged.blocks).toEqual([
+      { type: 'tool_call', id: 'n3', name: 'bash', arguments: `${args.slice(0, 200)}…` },
+      { type: 'tool_result', callId: 'n3', name: 'bash', output: `[tool bash] output: output 0 ${'r'.repeat(71)}… (129 chars)`, isError: false },
+    ]);
+    expect(aged.tokens).toBe(Math.ceil(`bash(${args.slice(0, 200)}…)\n[tool bash] output: output 0 ${'r'.repeat(71)}… (129 chars)`.length / 4));
+    expect(r.report.aged).toBe(2);
+  });
+
+  it('never ages protected tools (default and extended), pinned or locked items', () => {
+    const b = session(['todo_list', 'Web_Search', 'read_plan', 'bash', 'bash']);
+    const r = runPipeline([], b.nodes, { ...base, rules: [agingRule({ protectedTools: ['read_plan'], graphProtection: false })] });
+    expect(r.items.filter((i) => i.role === 'tool').map((i) => i.state)).toEqual(['full', 'full', 'full', 'full', 'full']);
+    const pinned = session();
+    const locked: ContextItem[] = runPipeline([], pinned.nodes, { ...base, rules: [] }).items.map((i) => (i.key === 'n3' ? { ...i, locked: true } : i.key === 'n5' ? { ...i, pinned: true } : i));
+    const r2 = runPipeline(locked, [], { ...base, rules: [agingRule({ graphProtection: false })] });
+    expect(r2.items.filter((i) => i.role === 'tool').map((i) => i.state)).toEqual(['full', 'full', 'full', 'full', 'full']);
+  });
+
+  it('ages a superseded result inside the tail (reason superseded)', () => {
+    const b = new NodeBuilder();
+    b.text('user', 'go');
+    b.text('assistant', 'read it');
+    b.tool('open', { path: 'src/app.py' }, 'v1 of app');
+    b.text('assistant', 'read again');
+    b.tool('open', { path: 'src/app.py' }, 'v2 of app');
+    const r = runPipeline([], b.nodes, { ...base, rules: [agingRule({ graphProtection: false })] });
+    expect(r.items.map((i) => `${i.key}:${i.state}:${i.reason}`)).toEqual(['n1:full:new', 'n2:full:new', 'n3:aged:superseded', 'n4:full:new', 'n5:full:new']);
+    const off = runPipeline([], b.nodes, { ...base, rules: [agingRule({ graphProtection: false, ageSuperseded: false })] });
+    expect(off.items.every((i) => i.state === 'full')).toBe(true);
+  });
+
+  it('with epochs on, waits for the upper mark before aging', () => {
+    const nodes = session().nodes;
+    const quiet = runPipeline([], nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 100_000, rules: [agingRule()] });
+    expect(quiet.items.every((i) => i.state === 'full')).toBe(true);
+    expect(quiet.report.epoch).toBe(false);
+    const tight = runPipeline([], nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 400, rules: [agingRule({ graphProtection: false })] });
+    expect(tight.report.epoch).toBe(true);
+    expect(tight.report.aged).toBe(2);
+  });
+
+  it('keeps the protected part of the critical chain full', () => {
+    const b = new NodeBuilder();
+    b.text('user', 'fix parse_config');
+    b.text('assistant', 'search');
+    b.tool('grep', { pattern: 'parse_config' }, 'src/config_loader.py:12: def parse_config(raw_text):');
+    for (let i = 0; i < 4; i++) {
+      b.text('assistant', i === 0 ? 'open src/config_loader.py' : `step ${i}`);
+      b.tool('bash', { command: `echo ${i}` }, `noise ${i}`);
+    }
+    const r = runPipeline([], b.nodes, { ...base, rules: [agingRule()] });
+    expect(r.items.find((i) => i.key === 'n3')!.state).toBe('full');
+    expect(r.items.find((i) => i.key === 'n5')!.state).toBe('aged');
+  });
+});

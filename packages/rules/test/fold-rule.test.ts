@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRules, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { NodeBuilder, quarterTokenizer } from './helpers.js';
+
+const chatty = (turns: number, size = 400): NodeBuilder => {
+  const b = new NodeBuilder();
+  b.text('system', 'You are a careful assistant.');
+  for (let i = 0; i < turns; i++) {
+    b.text('user', `question ${i} ` + 'u'.repeat(size));
+    b.text('assistant', `answer ${i} ` + 'a'.repeat(size));
+  }
+  return b;
+};
+const visible = (items: readonly ContextItem[]): string[] => items.filter((i) => i.state !== 'summarized').map((i) => i.key);
+
+describe('foldRule', () => {
+  it('folds the oldest run into one summary down to the lower mark', () => {
+    const b = chatty(10); // 20 messages of ~103 tokens
+    const r = runPipeline([], b.nodes, { now: 42, tokenizer: quarterTokenizer, historyBudget: 2000, rules: [foldRule()] });
+    expect(r.historyTokens).toBeLessThanOrEqual(1000);
+    const summaries = r.items.filter((i) => i.state === 'summary');
+    expect(summaries).toHaveLength(1);
+    const s = summaries[0]!;
+    expect(s.key).toMatch(/^sm_[0-9a-f]{16}$/);
+    expect(s.role).toBe('user');
+    expect(s.touchedAt).toBe(42);
+    expect(s.reason).toBe('fold');
+    // The summary sits where its first folded item was, and lists exactly the summarized items.
+    const folded = r.items.filter((i) => i.state === 'summarized');
+    expect(s.folded).toEqual(folded.map((i) => i.key));
+    expect(folded.every((i) => i.mergedInto === s.key && i.reason === 'folded')).toBe(true);
+    expect(r.items.indexOf(s)).toBe(1);
+    expect(s.folded![0]).toBe('n2');
+    // System and the latest user turn stay.
+    expect(visible(r.items)).toContain('n1');
+    expect(visible(r.items)).toContain('n20');
+    const text = (s.blocks[0] as { text: string }).text;
+    expect(text.startsWith(`[ctxgit brief] ${s.folded!.length} earlier messages\n`)).toBe(true);
+    expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(1400);
+    expect(r.firstChangedIndex).toBe(0);
+    expect(r.report.summaries).toBe(1);
+  });
+
+  it('re-folds an earlier summary into the next one (originals flattened)', () => {
+    const b = chatty(10);
+    const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 1600, rules: [foldRule()] };
+    const first = runPipeline([], b.nodes.slice(0, 15), ctx);
+    const s1 = first.items.find((i) => i.state === 'summary')!;
+    const second = runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 1200 });
+    const summaries = second.items.filter((i) => i.state === 'summary');
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]!.key).not.toBe(s1.key);
+    expect(summaries[0]!.folded!.slice(0, s1.folded!.length)).toEqual(s1.folded);
+    expect(second.items.filter((i) => i.state === 'summarized').every((i) => i.mergedInto === summaries[0]!.key)).toBe(true);
+  });
+
+  it('never folds pinned, anchor or locked items, and respects attach boundaries', () => {
+    const b = chatty(6);
+    const base = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 1e9, rules: [] }).items;
+    const items = base.map((i): ContextItem => {
+      if (i.key === 'n4') return { ...i, pinned: true };
+      if (i.key === 'n5') return { ...i, isAnchor: true };
+      if (i.key === 'n6') return { ...i, locked: true };
+      if (i.key === 'n8' || i.key === 'n9') return { ...i, attachedFrom: 'att1' };
+      return i;
+    });
+    const r = runPipeline(items, [], { now: 0, tokenizer: quarterTokenizer, historyBudget: 900, rules: [foldRule()] });
+    for (const k of ['n1', 'n4', 'n5', 'n6', 'n12']) expect(visible(r.items)).toContain(k);
+    const summaries = r.items.filter((i) => i.state === 'summary');
+    for (const s of summaries) {
+      const groups = new Set(s.folded!.map((k) => items.find((i) => i.key === k)!.attachedFrom ?? ''));
+      expect(groups.size).toBe(1);
+      if (groups.has('att1')) expect(s.attachedFrom).toBe('att1');
+    }
+    expect(r.items.find((i) => i.key === 'n6')).toEqual(items.find((i) => i.key === 'n6'));
+  });
+
+  it('throws a typed error when the emergency mark cannot be reached, after bounded attempts', () => {
+    const b = new NodeBuilder();
+    b.text('system', 's'.repeat(100));
+    b.text('user', 'u'.repeat(4000));
+    let err: unknown;
+    try {
+      runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 500, rules: defaultRules() });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(RulesOverBudgetError);
+    expect((err as RulesOverBudgetError).code).toBe('E_RULES_OVER_BUDGET');
+    expect((err as RulesOverBudgetError).data).toEqual({ historyTokens: 1000, emergencyTokens: 475, attempts: 0 });
+  });
+
+  it('does nothing below the upper mark', () => {
+    const b = chatty(3);
+    const r = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 10_000, rules: [foldRule()] });
+    expect(r.items.every((i) => i.state === 'full')).toBe(true);
+  });
+});
+
+describe('foldRule under pressure', () => {
+  /** Each step reuses an identifier of the previous result, so every result is on the critical chain. */
+  const chained = (rounds: number): NodeBuilder => {
+    const b = new NodeBuilder();
+    b.text('user', 'trace the value');
+    for (let i = 0; i < rounds; i++) {
+      b.text('assistant', i === 0 ? 'start' : `follow marker_${i - 1}_value`);
+      b.tool('lookup', { q: `q${i}` }, `marker_${i}_value ` + 'd'.repeat(400));
+    }
+    return b;
+  };
+
+  it('keeps the whole chain while it fits, then only its newest part (fold_chain_share)', () => {
+    const roomy = runPipeline([], chained(6).nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 2000 });
+    expect(roomy.items.filter((i) => i.role === 'tool').every((i) => i.state === 'full')).toBe(true);
+    const tight = runPipeline([], chained(12).nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 1000 });
+    expect(tight.historyTokens).toBeLessThanOrEqual(950);
+    const s = tight.items.filter((i) => i.state === 'summary');
+    expect(s.map((i) => i.reason)).toContain('fold_chain_share');
+    // The latest round (last step and its result) is never folded.
+    expect(visible(tight.items).slice(-2)).toEqual(['n24', 'n25']);
+  });
+
+  it('opens an epoch on a cold cache: items age although the band is not reached', () => {
+    const b = new NodeBuilder();
+    b.text('user', 'go', 0);
+    for (let i = 0; i < 5; i++) {
+      b.text('assistant', `round ${i}`, 0);
+      b.tool('bash', { command: `c${i}` }, `out ${i} ` + 'w'.repeat(300), 0);
+    }
+    const ctx = { tokenizer: quarterTokenizer, historyBudget: 100_000 };
+    const warm = runPipeline([], b.nodes, { ...ctx, now: 0 });
+    expect(warm.report.epoch).toBe(false);
+    const stillWarm = runPipeline(warm.items, [], { ...ctx, now: 59 * 60_000 });
+    expect(stillWarm.items).toEqual(warm.items);
+    const cold = runPipeline(warm.items, [], { ...ctx, now: 60 * 60_000 });
+    expect(cold.report.epoch).toBe(true);
+    // Aged outside the tail, then cleared at once: they are also untouched for 60 minutes.
+    expect(cold.items.filter((i) => i.role === 'tool').map((i) => i.state)).toEqual(['cleared', 'cleared', 'full', 'full', 'full']);
+  });
+});

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultRules,
+  pipelineVersion,
+  runPipeline,
+  runPipelineAsync,
+  RulesInputError,
+  RulesInvariantError,
+  type ContextItem,
+  type Rule,
+} from '../src/index.js';
+import { NodeBuilder, quarterTokenizer } from './helpers.js';
+
+const agent = (rounds: number, outSize = 600): NodeBuilder => {
+  const b = new NodeBuilder();
+  b.text('system', 'You are an agent.');
+  b.text('user', 'Fix the failing test in tests/test_app.py');
+  for (let i = 0; i < rounds; i++) {
+    b.text('assistant', `Step ${i}: inspect module_${i}.py`);
+    b.tool('bash', { command: `cat src/module_${i}.py` }, `def handler_${i}():\n` + 'x'.repeat(outSize));
+  }
+  return b;
+};
+const ctx = { now: 1000, tokenizer: quarterTokenizer, historyBudget: 1500 };
+
+const badRule = (name: string, f: (items: readonly ContextItem[]) => readonly ContextItem[]): Rule => ({ name, version: 1, apply: f });
+
+function invariantOf(rule: Rule, items: readonly ContextItem[]): RulesInvariantError {
+  try {
+    runPipeline(items, [], { ...ctx, historyBudget: 1e9, rules: [rule] });
+  } catch (e) {
+    if (e instanceof RulesInvariantError) return e;
+    throw e;
+  }
+  throw new Error('rule was accepted');
+}
+
+describe('runPipeline', () => {
+  const base = runPipeline([], agent(3).nodes, { ...ctx, historyBudget: 1e9 }).items;
+  const withAged = base.map((i): ContextItem => (i.key === 'n4' ? { ...i, state: 'aged' } : i.key === 'n6' ? { ...i, locked: true } : i));
+
+  it('rejects a rule that loosens a state, naming it', () => {
+    const e = invariantOf(badRule('loosen', (items) => items.map((i) => (i.state === 'aged' ? { ...i, state: 'full' } : i))), withAged);
+    expect(e.code).toBe('E_RULES_INVARIANT');
+    expect(e.data).toMatchObject({ rule: 'loosen', invariant: 'loosened', key: 'n4' });
+    expect(e.message).toContain('rule "loosen"');
+  });
+
+  it('rejects a rule that touches a locked item', () => {
+    const e = invariantOf(badRule('toucher', (items) => items.map((i) => (i.locked ? { ...i, reason: 'poked' } : i))), withAged);
+    expect(e.data).toMatchObject({ rule: 'toucher', invariant: 'locked_changed', key: 'n6' });
+  });
+
+  it('rejects dropped, reordered, invented items, fake summaries and a folded latest user turn', () => {
+    expect(invariantOf(badRule('dropper', (items) => items.slice(1)), withAged).data).toMatchObject({ invariant: 'vanished', key: 'n1' });
+    expect(invariantOf(badRule('swapper', (items) => [items[1]!, items[0]!, ...items.slice(2)]), withAged).data).toMatchObject({ invariant: 'reordered' });
+    expect(invariantOf(badRule('inventor', (items) => [...items, { ...items[2]!, key: 'zz' }]), withAged).data).toMatchObject({ invariant: 'bad_new_item', key: 'zz' });
+    const summary: ContextItem = { key: 'sm_x', sourceNodeId: 'sm_x', role: 'user', state: 'summary', locked: false, blocks: [{ type: 'text', text: 's' }], tokens: 1, reason: 'fold', touchedAt: 0, folded: ['n99'] };
+    expect(invariantOf(badRule('dangler', (items) => [...items, summary]), withAged).data).toMatchObject({ invariant: 'summary_dangling', key: 'sm_x' });
+    const foldUser = badRule('userfolder', (items) => {
+      const s: ContextItem = { ...summary, folded: ['n2'] };
+      return items.flatMap((i) => (i.key === 'n2' ? [s, { ...i, state: 'summarized' as const, mergedInto: 'sm_x' }] : [i]));
+    });
+    expect(invariantOf(foldUser, withAged).data).toMatchObject({ invariant: 'protected_folded', key: 'n2' });
+    const orphan = badRule('orphan', (items) => items.map((i) => (i.key === 'n3' ? { ...i, state: 'summarized' as const, mergedInto: 'sm_nope' } : i)));
+    expect(invariantOf(orphan, withAged).data).toMatchObject({ invariant: 'summarized_dangling', key: 'n3' });
+  });
+
+  it('reports firstChangedIndex, totals and counts; a second run with no nodes changes nothing', () => {
+    const b = agent(8);
+    const first = runPipeline([], b.nodes.slice(0, 10), ctx);
+    expect(first.firstChangedIndex).toBe(0);
+    const second = runPipeline(first.items, b.nodes.slice(10, 12), ctx);
+    expect(second.report.added).toBe(2);
+    expect(second.firstChangedIndex).toBeLessThanOrEqual(first.items.length);
+    expect(second.items.slice(0, second.firstChangedIndex)).toEqual(first.items.slice(0, second.firstChangedIndex));
+    expect(second.totalTokens).toBe(second.items.filter((i) => i.state !== 'summarized').reduce((s, i) => s + i.tokens, 0));
+    expect(second.historyTokens).toBe(second.totalTokens - second.items[0]!.tokens);
+    const again = runPipeline(second.items, [], ctx);
+    expect(again.items).toEqual(second.items);
+    expect(again.firstChangedIndex).toBe(second.items.length);
+    const all = runPipeline([], b.nodes, ctx);
+    expect(all.historyTokens).toBeLessThanOrEqual(Math.floor(0.95 * ctx.historyBudget));
+    expect(all.report.rules.map((r) => r.rule)).toEqual(['cap', 'aging', 'idle', 'fold']);
+  });
+
+  it('keeps a parent prefix byte-identical while the band is not reached (cache epochs)', () => {
+    const b = agent(12, 40);
+    let items: readonly ContextItem[] = [];
+    const prefixes: number[] = [];
+    for (let i = 0; i < b.nodes.length; i += 2) {
+      const r = runPipeline(items, b.nodes.slice(i, i + 2), { ...ctx, historyBudget: 600 });
+      prefixes.push(r.firstChangedIndex === items.length ? -1 : r.firstChangedIndex);
+      items = r.items;
+    }
+    // Most turns only append; an epoch rewrites the prefix rarely.
+    expect(prefixes.filter((p) => p !== -1).length).toBeLessThanOrEqual(3);
+    const eager = runPipeline([], b.nodes, { ...ctx, historyBudget: 600, band: { epochs: false } });
+    expect(eager.items.filter((i) => i.state === 'aged').length).toBeGreaterThan(0);
+  });
+
+  it('accepts ready items (attach expansions) and refuses duplicate keys', () => {
+    const b = agent(1);
+    const attached: ContextItem = { ...base[1]!, key: 'x1', sourceNodeId: 'x1', attachedFrom: 'att', reason: 'attached_from:att', tokens: 0 };
+    const r = runPipeline([], [...b.nodes, attached], { ...ctx, historyBudget: 1e9 });
+    expect(r.items.at(-1)).toEqual({ ...attached, tokens: base[1]!.tokens });
+    expect(() => runPipeline(r.items, [b.nodes[0]!], ctx)).toThrow(RulesInputError);
+    expect(() => runPipeline([], [], { ...ctx, historyBudget: 0 })).toThrow(/historyBudget/);
+    expect(() => runPipeline([], [], { ...ctx, band: { foldAt: 0.9, foldTo: 0.95 } })).toThrow(/band/);
+  });
+
+  it('is deterministic', () => {
+    const b = agent(10);
+    expect(runPipeline([], b.nodes, ctx)).toEqual(runPipeline([], b.nodes, ctx));
+  });
+});
+
+describe('pipelineVersion', () => {
+  it('joins name@version', () => {
+    expect(pipelineVersion(defaultRules())).toBe('cap@1+aging@1+idle@1+fold@1');
+    expect(() => pipelineVersion([...defaultRules(), defaultRules()[0]!])).toThrow(/share the name/);
+    expect(() => pipelineVersion([{ name: 'Bad Name', version: 1, apply: (i) => i }])).toThrow(RulesInputError);
+  });
+});
+
+describe('runPipelineAsync', () => {
+  it('records the summarizer text in new summaries', async () => {
+    const b = agent(8);
+    const seen: string[][] = [];
+    const r = await runPipelineAsync([], b.nodes, {
+      ...ctx,
+      summarizer: {
+        name: 'echo',
+        summarize: async ({ items, key }) => {
+          seen.push(items.map((i) => i.key));
+          return `summary ${key} of ${items.length} items`;
+        },
+      },
+    });
+    const s = r.items.find((i) => i.state === 'summary')!;
+    expect(s.reason).toBe('summarizer:echo');
+    expect(s.blocks).toEqual([{ type: 'text', text: `summary ${s.key} of ${s.folded!.length} items` }]);
+    expect(seen).toEqual([s.folded]);
+    expect(r.report.summarizerFallbacks).toBe(0);
+  });
+
+  it('keeps the brief when the summarizer text would exceed the emergency mark', async () => {
+    const b = agent(8);
+    const plain = runPipeline([], b.nodes, ctx);
+    const r = await runPipelineAsync([], b.nodes, { ...ctx, summarizer: { name: 'long', summarize: async () => 'z'.repeat(100_000) } });
+    expect(r.items).toEqual(plain.items);
+    expect(r.report.summarizerFallbacks).toBe(1);
+  });
+});

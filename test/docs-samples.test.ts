@@ -1,0 +1,71 @@
+// Runs every ```ts code sample of README.md and docs/*.md, so the guides cannot drift from the code. Each sample is
+// written to test/.samples/ (git-ignored) and imported, so `@ctxgit/*` resolves through the vitest aliases. A block
+// tagged `ts no-run` is only shown; samples assert their own results with node:assert.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, 'test', '.samples');
+
+interface Sample {
+  readonly file: string;
+  readonly line: number;
+  readonly info: string;
+  readonly code: string;
+}
+
+/** Fenced blocks of a markdown text, with the info string and 1-based line of the opening fence. */
+export function fencedBlocks(markdown: string, file: string): Sample[] {
+  const out: Sample[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*(.*)$/.exec(lines[i] ?? '');
+    if (open === null) continue;
+    const fence = open[2] ?? '```';
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !(lines[j] ?? '').trim().startsWith(fence); j++) body.push(lines[j] ?? '');
+    out.push({ file, line: i + 1, info: (open[3] ?? '').trim(), code: body.join('\n') });
+    i = j;
+  }
+  return out;
+}
+
+const docs = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f))];
+const samples = docs.flatMap((path) => fencedBlocks(readFileSync(path, 'utf8'), path.slice(root.length + 1)));
+const runnable = samples.filter((s) => /^(ts|typescript)$/.test(s.info));
+const shownOnly = samples.filter((s) => /^(ts|typescript)\s+no-run$/.test(s.info));
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+describe('code samples of README.md and docs/*.md', () => {
+  it('finds the samples, and keeps `ts no-run` blocks rare', () => {
+    expect(runnable.length).toBeGreaterThan(5);
+    expect(shownOnly.length).toBeLessThanOrEqual(Math.ceil(runnable.length / 10));
+  });
+
+  it('splits fenced blocks with their info strings and lines', () => {
+    const md = ['# t', '```ts', 'const a = 1;', '```', 'text', '```sh no-run', 'ls', '```'].join('\n');
+    expect(fencedBlocks(md, 'x.md')).toEqual([
+      { file: 'x.md', line: 2, info: 'ts', code: 'const a = 1;' },
+      { file: 'x.md', line: 6, info: 'sh no-run', code: 'ls' },
+    ]);
+  });
+
+  for (const s of runnable) {
+    it(`${s.file}:${s.line} runs`, async () => {
+      mkdirSync(outDir, { recursive: true });
+      const name = `${s.file.replace(/[^A-Za-z0-9]+/g, '_')}_${s.line}.ts`;
+      const path = join(outDir, name);
+      writeFileSync(path, `${s.code}\nexport {};\n`);
+      const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+      try {
+        await import(pathToFileURL(path).href);
+      } finally {
+        log.mockRestore();
+      }
+    });
+  }
+});
