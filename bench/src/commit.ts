@@ -165,8 +165,16 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
   const sizes = opts.quick ? [100, 1000] : [100, 1000, 10_000];
   const measured = opts.quick ? 20 : 60;
   const rows: CommitBenchRow[] = [];
-  for (const fsKind of ['memfs', 'disk'] as const) for (const n of sizes) rows.push(await measure(fsKind, n, measured));
-  rows.push(await measure('disk+fsync', 100, Math.min(measured, 20)));
+  const failures: string[] = [];
+  const attempt = async (fsKind: CommitBenchFs, n: number, m: number): Promise<void> => {
+    try {
+      rows.push(await measure(fsKind, n, m));
+    } catch (err) {
+      failures.push(`${fsKind} ${n} turns failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  for (const fsKind of ['memfs', 'disk'] as const) for (const n of sizes) await attempt(fsKind, n, measured);
+  await attempt('disk+fsync', 100, Math.min(measured, 20));
   const ratio = (fsKind: CommitBenchFs, f: (r: CommitBenchRow) => number): number => {
     const small = rows.find((r) => r.fs === fsKind && r.turns === 100);
     const large = rows.filter((r) => r.fs === fsKind).sort((a, b) => b.turns - a.turns)[0];
@@ -181,6 +189,7 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
       'a turn = append user node + commit + append assistant node + append tool node; 3 warm-up turns first',
       'window 20,000,000 tokens so no fold runs: the figures isolate the growth of the session (aging changes one old item per turn)',
       'bytes and objects include the DAG (GitNodeStore) writes; loose objects only, nothing is packed',
+      ...failures,
     ],
   };
 }
@@ -192,5 +201,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     [x.turns, x.fs, x.items, x.turnMedianMs.toFixed(2), x.turnP95Ms.toFixed(2), x.commitMedianMs.toFixed(2), x.commitP95Ms.toFixed(2), x.bytesPerTurn, x.objectsPerTurn.toFixed(1), x.setupMs.toFixed(0)].join(' | '),
   );
   process.stdout.write(`${head.join(' | ')}\n${lines.join('\n')}\n`);
+  for (const note of r.notes) process.stdout.write(`note: ${note}\n`);
   process.stdout.write(`turn median, largest / 100: ${JSON.stringify(r.turnRatioLargestOver100)}; bytes per turn, largest / 100: ${JSON.stringify(r.bytesRatioLargestOver100)}\n`);
 }

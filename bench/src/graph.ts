@@ -4,6 +4,8 @@
  * Run: `node --conditions=@ctxgit/source --import tsx bench/src/graph.ts [--quick]`
  */
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Node } from '@ctxgit/dag';
 import { analyzeSpan, itemFromNode, type ContextItem } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
@@ -52,6 +54,9 @@ export interface GraphBenchResult {
 }
 
 const SIZES = [21, 101, 201, 501, 5001, 50_001];
+// A full collection before each sample, so that garbage of the input copies is not charged to the analysis.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
 const ZIG: Record<number, number> = { 21: 0.018, 101: 0.11, 201: 0.26, 501: 1.1 };
 const ALLOWANCE = 1400;
 const flatTokenizer: Tokenizer = { encoding: 'none', estimated: true, count: (t) => t.length >> 2 };
@@ -104,8 +109,8 @@ const p95 = (xs: readonly number[]): number => {
 };
 
 /**
- * Times the graph analysis on each chain size. Every run gets fresh block arrays, so no memoized token
- * set is reused: each run tokenizes every result again, as a first analysis would.
+ * Times the graph analysis on each chain size. Every run gets fresh input copies (each run tokenizes every
+ * text again, as a first analysis would), and a full garbage collection runs before each sample.
  *
  * @param opts - `quick` uses fewer runs.
  * @returns Medians, p95, growth ratios and the Zig reference figures.
@@ -123,6 +128,7 @@ export async function runGraphBench(opts: { quick: boolean }): Promise<GraphBenc
     let last = analyzeSpan(base, { briefBytes: ALLOWANCE });
     for (let k = 0; k < warmup + runs; k++) {
       const copies = Array.from({ length: batch }, () => base.map((it) => ({ ...it, blocks: [...it.blocks] })));
+      collect();
       const c0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       for (const items of copies) last = analyzeSpan(items, { briefBytes: ALLOWANCE });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,12 +121,17 @@ describe('the README table', () => {
 
   it('writeReport writes the page, the charts, and the README only when it has markers', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ctxgit-report-'));
+    await mkdir(join(dir, 'docs', 'benchmarks'), { recursive: true });
+    await writeFile(join(dir, 'docs', 'benchmarks', 'topic-gone-rows.svg'), '<svg/>');
+    await writeFile(join(dir, 'docs', 'benchmarks', 'hand-made.svg'), '<svg/>');
     expect((await writeReport(results, dir)).readme).toBeNull();
+    expect(await readdir(join(dir, 'docs', 'benchmarks'))).toContain('hand-made.svg');
+    expect(await readdir(join(dir, 'docs', 'benchmarks'))).not.toContain('topic-gone-rows.svg');
     await writeFile(join(dir, 'README.md'), `x\n${README_START}\n${README_END}\n`);
     const written = await writeReport(results, dir);
     expect(written.readme).toBe('README.md');
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('| ctxgit defaults |');
-    expect((await readdir(join(dir, 'docs', 'benchmarks'))).sort()).toEqual(written.charts.map((c) => c.slice('docs/benchmarks/'.length)).sort());
+    expect((await readdir(join(dir, 'docs', 'benchmarks'))).sort()).toEqual(['hand-made.svg', ...written.charts.map((c) => c.slice('docs/benchmarks/'.length))].sort());
     expect(await readFile(join(dir, 'docs', 'benchmarks.md'), 'utf8')).toBe(benchmarksPage(results).markdown);
   });
 });

@@ -15,8 +15,10 @@ export interface EvalResult {
     readonly replayed: number;
     readonly calls: number;
     readonly timestamps: boolean;
-    /** What the importer skipped on purpose, as it reported it. */
+    /** What the importers skipped on purpose, as they reported it (summed over the replayed conversations). */
     readonly skipped: number;
+    /** The same, by the importers' reason (e.g. `trajectory`, `summary`, `malformed`). */
+    readonly skippedReasons?: Readonly<Record<string, number>>;
   }[];
   /** Requests `@ctxgit/render` refused (measured as canonical JSON instead); 0 when all rendered. */
   readonly renderFallbacks: { readonly count: number; readonly firstError: string | null };

@@ -12,8 +12,8 @@ export interface LoadedCorpus {
   readonly conversations: number;
   /** The replayed ones (all, or an even sample). */
   readonly transcripts: readonly Transcript[];
-  /** Items the importers skipped on purpose (summed over the replayed conversations). */
-  readonly skipped: number;
+  /** Items the importers skipped on purpose (summed over the replayed conversations), by reason. */
+  readonly skipped: Readonly<Record<string, number>>;
 }
 
 const FORMATS: readonly { readonly name: string; readonly ext: string; readonly parse: (text: string) => DagTranscript[] }[] = [
@@ -22,12 +22,11 @@ const FORMATS: readonly { readonly name: string; readonly ext: string; readonly 
   { name: 'claude-code', ext: '.jsonl', parse: (text) => [importClaudeCode(text, { malformed: 'skip' })] },
 ];
 
-async function linearize(id: string, t: DagTranscript): Promise<Transcript & { skipped: number }> {
+async function linearize(id: string, t: DagTranscript): Promise<Transcript> {
   const store = new MemoryNodeStore();
   const { session } = await writeTranscript(store, 'replay', t, { clock: () => 0 });
   const nodes = session.head === null ? [] : await branchView(store, session.head);
-  const skipped = Object.values(t.skipped).reduce((a, b) => a + b, 0);
-  return { id, corpus: id.split('/')[0] ?? id, nodes, timestamps: t.entries.some((e) => e.createdAt !== undefined), skipped };
+  return { id, corpus: id.split('/')[0] ?? id, nodes, timestamps: t.entries.some((e) => e.createdAt !== undefined) };
 }
 
 /**
@@ -52,11 +51,10 @@ export async function loadCorpus(dir: string, sample: number): Promise<LoadedCor
     }
     const chosen = sampleEvenly(all, sample);
     const transcripts: Transcript[] = [];
-    let skipped = 0;
+    const skipped: Record<string, number> = {};
     for (const { id, t } of chosen) {
-      const { skipped: s, ...transcript } = await linearize(id, t);
-      skipped += s;
-      transcripts.push(transcript);
+      transcripts.push(await linearize(id, t));
+      for (const [reason, n] of Object.entries(t.skipped)) skipped[reason] = (skipped[reason] ?? 0) + n;
     }
     out.push({ name: format.name, conversations: all.length, transcripts, skipped });
   }

@@ -69,7 +69,8 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
       replayed: corpus.transcripts.length,
       calls,
       timestamps: corpus.transcripts.some((t) => t.timestamps),
-      skipped: corpus.skipped,
+      skipped: Object.values(corpus.skipped).reduce((a, b) => a + b, 0),
+      skippedReasons: corpus.skipped,
     });
   }
   const summaries: PolicySummary[] = [];

@@ -81,13 +81,17 @@ function costRows(result: EvalResult, budget: number): string[][] {
 
 function evaluationSection(result: EvalResult, charts: readonly Chart[]): string {
   const out: string[] = [];
-  const corpusRows = result.corpora.map((c) => [c.name, String(c.conversations), String(c.replayed), formatNumber(c.calls), yes(c.timestamps), String(c.skipped)]);
+  const reasons = (r: Readonly<Record<string, number>> | undefined): string =>
+    r === undefined || Object.keys(r).length === 0 ? '' : ` (${Object.entries(r).map(([k, n]) => `${k}: ${n}`).join(', ')})`;
+  const corpusRows = result.corpora.map((c) => [c.name, String(c.conversations), String(c.replayed), formatNumber(c.calls), yes(c.timestamps), `${c.skipped}${reasons(c.skippedReasons)}`]);
   out.push(
     '## What the context costs and keeps',
     '',
     `Every corpus transcript is imported with \`@ctxgit/dag\`'s importers into an in-memory DAG and linearized as its branch view; then it is replayed call by call: for each assistant node, the request is what each policy builds from every node before it, under each budget (${result.budgets.map(formatBudget).join(', ')} tokens for the whole request). The policies all see the same calls, in one run. Tokens are exact \`${result.encoding}\` counts of each item's text (text, tool name and arguments, tool result) plus 3 tokens per message and 3 per request (OpenAI's published accounting). A quick run replays an even sample of each corpus; the full run replays every conversation.`,
     '',
     markdownTable(['corpus', 'conversations', 'replayed', 'calls', 'timestamps', 'skipped by the importer'], corpusRows),
+    '',
+    'A call is one assistant node with history before it. "Skipped" is what the importers report leaving out on purpose (e.g. the SWE-agent `trajectory` steps that repeat its `history`, Claude Code `summary` lines, the malformed lines of the edge-case file).',
     '',
     '### Policies',
     '',

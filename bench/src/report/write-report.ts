@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchResults } from './bench-results.js';
 import { benchmarksPage } from './benchmarks-page.js';
@@ -14,8 +14,9 @@ export interface ReportFiles {
 }
 
 /**
- * Writes `docs/benchmarks.md`, `docs/benchmarks/*.svg` and the README's results table (only between its
- * markers, when they exist) under `root`, from the results alone.
+ * Writes `docs/benchmarks.md`, `docs/benchmarks/*.svg` (removing generated charts of earlier runs that this
+ * one no longer has) and the README's results table (only between its markers, when they exist) under
+ * `root`, from the results alone.
  * @example
  * ```ts
  * await writeReport(results, '/work/main');
@@ -25,16 +26,18 @@ export async function writeReport(results: BenchResults, root: string): Promise<
   const page = benchmarksPage(results);
   const chartDir = join(root, 'docs', 'benchmarks');
   await mkdir(chartDir, { recursive: true });
+  const current = new Set(page.charts.map((c) => c.file));
+  for (const file of await readdir(chartDir)) if (/^(eval|topic)-.*\.svg$/.test(file) && !current.has(file)) await rm(join(chartDir, file));
   for (const chart of page.charts) await writeFile(join(chartDir, chart.file), chart.svg);
   await writeFile(join(root, 'docs', 'benchmarks.md'), page.markdown);
   let readme: string | null = null;
   const table = readmeTable(results);
   const readmePath = join(root, 'README.md');
-  const current = await readFile(readmePath, 'utf8').catch(() => null);
-  if (table !== null && current !== null) {
-    const next = replaceBetweenMarkers(current, table);
+  const text = await readFile(readmePath, 'utf8').catch(() => null);
+  if (table !== null && text !== null) {
+    const next = replaceBetweenMarkers(text, table);
     if (next !== null) {
-      if (next !== current) await writeFile(readmePath, next);
+      if (next !== text) await writeFile(readmePath, next);
       readme = 'README.md';
     }
   }

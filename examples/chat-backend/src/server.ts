@@ -46,7 +46,23 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   const { repo, client } = opts;
   const model = opts.model ?? (client.provider === 'anthropic' ? 'anthropic:claude-sonnet-4-5' : 'openai:gpt-4o');
   const open = new Map<string, Session>();
+  const queues = new Map<string, Promise<unknown>>();
   const app = Fastify({ logger: false });
+
+  /**
+   * Runs the writes of one request on a session after those of earlier requests: a turn (append, commit, model call,
+   * append) is never interleaved with another on the same session in this process. (Across processes, the loser of
+   * a race gets E_COMMIT_CONFLICT, a 409, and nothing of its call is written.)
+   */
+  const serial = <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const run = (queues.get(name) ?? Promise.resolve()).then(fn);
+    const settled = run.catch(() => undefined);
+    queues.set(name, settled);
+    void settled.then(() => {
+      if (queues.get(name) === settled) queues.delete(name);
+    });
+    return run;
+  };
 
   /** One Session object per name, so that recorded usage (kept in memory by the Session) survives across requests. */
   const session = async (name: string): Promise<Session> => {
@@ -124,31 +140,37 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
 
   app.post<{ Params: { name: string } }>('/sessions/:name/messages', async (req) => {
     const content = str(bodyOf(req.body), 'content') as string;
-    const s = await session(req.params.name);
-    await s.append({ role: 'user', output: content });
-    return turn(s);
+    return serial(req.params.name, async () => {
+      const s = await session(req.params.name);
+      await s.append({ role: 'user', output: content });
+      return turn(s);
+    });
   });
 
   // Another answer to the same question: back to the question, then a new call (the old answer stays, a sibling).
-  app.post<{ Params: { name: string } }>('/sessions/:name/retry', async (req) => {
-    const s = await session(req.params.name);
-    const head = await s.head();
-    if (head === null) throw new HttpError(409, 'E_BACKEND_NOTHING_TO_RETRY', `session ${s.name} is empty`, {});
-    const node = await repo.store.getNode(head);
-    if (node?.role === 'assistant' && node.predecessor !== undefined) await s.checkout(node.predecessor);
-    return turn(s);
-  });
+  app.post<{ Params: { name: string } }>('/sessions/:name/retry', async (req) =>
+    serial(req.params.name, async () => {
+      const s = await session(req.params.name);
+      const head = await s.head();
+      if (head === null) throw new HttpError(409, 'E_BACKEND_NOTHING_TO_RETRY', `session ${s.name} is empty`, {});
+      const node = await repo.store.getNode(head);
+      if (node?.role === 'assistant' && node.predecessor !== undefined) await s.checkout(node.predecessor);
+      return turn(s);
+    }),
+  );
 
   // An edited question: a sibling of the original (which stays), then a new call.
   app.post<{ Params: { name: string } }>('/sessions/:name/edit', async (req) => {
     const body = bodyOf(req.body);
     const nodeId = str(body, 'nodeId') as string;
     const content = str(body, 'content') as string;
-    const s = await session(req.params.name);
-    const node = await repo.store.getNode(nodeId);
-    if (node === undefined || node.role !== 'user') throw new HttpError(400, 'E_BACKEND_BAD_REQUEST', `node ${nodeId} is not a user message`, { nodeId });
-    await s.edit(nodeId, content);
-    return turn(s);
+    return serial(req.params.name, async () => {
+      const s = await session(req.params.name);
+      const node = await repo.store.getNode(nodeId);
+      if (node === undefined || node.role !== 'user') throw new HttpError(400, 'E_BACKEND_BAD_REQUEST', `node ${nodeId} is not a user message`, { nodeId });
+      await s.edit(nodeId, content);
+      return turn(s);
+    });
   });
 
   app.get<{ Params: { name: string; node: string } }>('/sessions/:name/siblings/:node', async (req) => {
@@ -162,12 +184,14 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const body = bodyOf(req.body);
     const nodeId = str(body, 'nodeId') as string;
     const index = int(body, 'index');
-    const s = await session(req.params.name);
-    const p = await s.siblings(nodeId);
-    const target = index === undefined ? undefined : p.ids[index - 1];
-    if (target === undefined) throw new HttpError(400, 'E_BACKEND_BAD_REQUEST', `body.index must be between 1 and ${p.total}`, { field: 'index', total: p.total });
-    const commit = await s.checkout(await latestLeaf(target), { commit: true });
-    return { head: await s.head(), commit: commit?.id ?? null, messages: await messages(s) };
+    return serial(req.params.name, async () => {
+      const s = await session(req.params.name);
+      const p = await s.siblings(nodeId);
+      const target = index === undefined ? undefined : p.ids[index - 1];
+      if (target === undefined) throw new HttpError(400, 'E_BACKEND_BAD_REQUEST', `body.index must be between 1 and ${p.total}`, { field: 'index', total: p.total });
+      const commit = await s.checkout(await latestLeaf(target), { commit: true });
+      return { head: await s.head(), commit: commit?.id ?? null, messages: await messages(s) };
+    });
   });
 
   app.post<{ Params: { name: string } }>('/sessions/:name/fork', async (req, reply) => {
@@ -183,7 +207,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const body = bodyOf(req.body);
     const from = str(body, 'session') as string;
     const commit = str(body, 'commit', true);
-    const node = await (await session(req.params.name)).attach({ session: from, ...(commit === undefined ? {} : { commit }) });
+    const node = await serial(req.params.name, async () => (await session(req.params.name)).attach({ session: from, ...(commit === undefined ? {} : { commit }) }));
     return { pointer: node.id };
   });
 
@@ -194,7 +218,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       throw new HttpError(400, 'E_BACKEND_BAD_REQUEST', 'body.peers must be a non-empty array of session names', { field: 'peers' });
     }
     const instruction = str(body, 'instruction', true);
-    const c = await repo.merge({ target: req.params.name, peers: peers as string[], ...(instruction === undefined ? {} : { instruction }) });
+    const c = await serial(req.params.name, () => repo.merge({ target: req.params.name, peers: peers as string[], ...(instruction === undefined ? {} : { instruction }) }));
     return { commit: c.id, parentIds: c.parentIds, totalTokens: c.totalTokens };
   });
 

@@ -196,6 +196,18 @@ for (const provider of ['openai-chat', 'anthropic'] as const) {
       expect(turn.reply.content).toBe('Lunch is at noon.');
     });
 
+    it('serializes concurrent turns on one session: every request answered, the chat alternates', async () => {
+      await ok('POST', '/sessions', { name: 'race' });
+      fake.script('one', 'two', 'three');
+      const results = await Promise.all(['a', 'b', 'c'].map((q) => call<Turn>('POST', '/sessions/race/messages', { content: `question ${q}` })));
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      const msgs = (await ok<{ messages: Message[] }>('GET', '/sessions/race/messages')).messages;
+      expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+      expect(msgs.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['one', 'two', 'three']);
+      const log = await ok<{ commits: unknown[] }>('GET', '/sessions/race/log');
+      expect(log.commits).toHaveLength(3);
+    });
+
     it('every request the fake provider received followed the provider rules', () => {
       expect(fake.requests.length).toBeGreaterThan(8);
       for (const r of fake.requests) expect(r.issues).toEqual([]);

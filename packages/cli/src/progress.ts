@@ -6,7 +6,7 @@ export interface Progress {
   done(): void;
 }
 
-/** Imports of at least this many steps show a progress bar (only when stderr is a terminal). */
+/** Imports of at least this many steps (two per entry: the dry run and the write) show a progress bar, on a terminal only. */
 export const PROGRESS_MIN_STEPS = 50;
 
 /** A bar on `stream` when it is a terminal and `total` is large, else one that prints nothing. */

@@ -1,6 +1,9 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import type { ProviderName, RenderOptions } from '@ctxgit/render';
+import type { ContextCommit } from '@ctxgit/commit';
+import type { ProviderName, RenderOptions, RenderOutput } from '@ctxgit/render';
+import { InvalidEndingError, render } from '@ctxgit/render';
+import { CliError } from './errors.js';
 import { positiveInt } from './options.js';
 
 /** The request formats `--provider` accepts. */
@@ -13,13 +16,13 @@ export interface RenderArgs {
   readonly allowAssistantLast?: boolean;
 }
 
-/** Adds `--provider`, `--max-tokens` and `--allow-assistant-last` to a command. */
-export function withRenderOptions(cmd: Command, required: boolean): Command {
+/** Adds `--provider`, `--max-tokens` and (for commands that send the body as is) `--allow-assistant-last` to a command. */
+export function withRenderOptions(cmd: Command, required: boolean, assistantLastOption = true): Command {
   const provider = new Option('--provider <provider>', 'request format').choices(PROVIDERS);
-  return cmd
+  cmd
     .addOption(required ? provider.makeOptionMandatory() : provider.default('openai-chat'))
-    .addOption(new Option('--max-tokens <tokens>', 'anthropic: max_tokens of the request (default 4096)').argParser(positiveInt('--max-tokens')))
-    .addOption(new Option('--allow-assistant-last', 'accept a commit that ends with an assistant message (anthropic: a prefill)'));
+    .addOption(new Option('--max-tokens <tokens>', 'anthropic: max_tokens of the request (default 4096)').argParser(positiveInt('--max-tokens')));
+  return assistantLastOption ? cmd.addOption(new Option('--allow-assistant-last', 'accept a commit that ends with an assistant message (anthropic: a prefill)')) : cmd;
 }
 
 /** The {@link RenderOptions} the arguments stand for. */
@@ -29,4 +32,14 @@ export function renderOptions(args: RenderArgs): RenderOptions {
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
     ...(args.allowAssistantLast === true ? { allowAssistantLast: true } : {}),
   };
+}
+
+/** Renders a commit as the arguments say; an assistant-last commit gets the CLI's hint (`--allow-assistant-last`). */
+export function renderCommit(commit: ContextCommit, args: RenderArgs): RenderOutput {
+  try {
+    return render(commit, renderOptions(args));
+  } catch (err) {
+    if (!(err instanceof InvalidEndingError)) throw err;
+    throw new CliError(err.code, `commit ${commit.id.slice(0, 12)} ends with an assistant message (it is not the context of a model call); pass --allow-assistant-last to render it anyway`, err.data, { cause: err });
+  }
 }

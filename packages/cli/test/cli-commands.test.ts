@@ -167,6 +167,33 @@ describe('ctxgit stats / export / sessions', () => {
   });
 });
 
+describe('a commit that ends with an assistant message (a checkout of an answer)', () => {
+  it('render and export refuse it with a hint unless --allow-assistant-last; stats measures it', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = tempDir();
+    const file = join(dir, 'chat.json');
+    writeFileSync(file, JSON.stringify([{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }, { role: 'user', content: '2 + 2?' }, { role: 'assistant', content: '4.' }]));
+    const work = join(dir, 'repo');
+    expect(await runJson(['import', file, '--format', 'openai-chat', '--repo', work, '--no-fsync'])).toEqual({ sessions: [{ id: 'chat', nodes: 4, commits: 2 }] });
+    const head = (await runJson<{ sessions: { head: string }[] }>(['sessions', '--repo', work])).sessions[0]?.head ?? '';
+    const co = await runJson<{ commit: string }>(['checkout', head, '--repo', work]);
+    const refused = await run(['render', co.commit, '--provider', 'openai-chat', '--repo', work]);
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `ctxgit: commit ${co.commit.slice(0, 12)} ends with an assistant message (it is not the context of a model call); pass --allow-assistant-last to render it anyway [E_RENDER_INVALID_ENDING]\n`,
+    });
+    const body = await runJson<{ messages: { role: string }[] }>(['render', co.commit, '--provider', 'openai-chat', '--allow-assistant-last', '--repo', work]);
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((await run(['export', '--provider', 'anthropic', '--repo', work])).code).toBe(1);
+    const lines = (await run(['export', '--provider', 'anthropic', '--allow-assistant-last', '--repo', work])).stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    const stats = await runJson<{ commits: { prefixShare: number | null }[] }>(['stats', '--repo', work]);
+    expect(stats.commits).toHaveLength(3);
+    expect(stats.commits[2]?.prefixShare).toBe(1);
+  });
+});
+
 describe('ctxgit expand / checkout / fork / merge / verify', () => {
   it('expand returns the originals of a summary, verified by their git ids', async () => {
     const c = await runJson<Shown>(['show', log[12]?.id ?? '', '--repo', repo]);
@@ -213,12 +240,15 @@ describe('ctxgit expand / checkout / fork / merge / verify', () => {
     ]);
     expect(merged.session).toBe('main');
     expect(merged.parentIds).toHaveLength(2);
-    const verify = await runJson<{ ok: boolean; checked: { refs: number; commits: number; nodes: number }; problems: string[] }>(['verify', '--repo', work]);
+    const verify = await runJson<{ ok: boolean; counts: { contextCommits: number; nodes: number }; issues: unknown[]; recorded: boolean; token: string }>(['verify', '--repo', work, '--record']);
     expect(verify.ok).toBe(true);
-    expect(verify.problems).toEqual([]);
-    expect(verify.checked.commits).toBeGreaterThan(0);
+    expect(verify.issues).toEqual([]);
+    expect(verify.recorded).toBe(true);
+    expect(verify.counts.contextCommits).toBeGreaterThan(0);
+    const again = await runJson<{ ok: boolean; previous: string }>(['verify', '--repo', work]);
+    expect(again).toMatchObject({ ok: true, previous: verify.token });
     const text = await run(['verify', '--repo', repo]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(new RegExp(`^ok: \\d+ refs, ${log.length + 5} commits, \\d+ summaries, \\d+ nodes checked\n$`));
+    expect(text.stdout).toMatch(/^ok: \d+ refs, \d+ DAG commits, \d+ nodes, 2 sessions, \d+ context commits, \d+ items, \d+ summaries, \d+ origins checked\n$/);
   });
 });

@@ -44,9 +44,9 @@ describe('error paths (in-process)', () => {
     for (const f of readdirSync(objects)) if (f === last.slice(2)) rmSync(join(objects, f));
     const r = await run(['verify', '--repo', repo, '--json']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^ctxgit: \d+ problems found: .+ \[E_CLI_VERIFY_FAILED\]\n$/);
-    const report = JSON.parse(r.stdout) as { ok: boolean; problems: string[] };
+    expect(r.stderr).toMatch(/^ctxgit: \d+ errors found, first E_VERIFY_\w+ at .+ \[E_CLI_VERIFY_FAILED\]\n$/);
+    const report = JSON.parse(r.stdout) as { ok: boolean; issues: { severity: string; message: string; path: string }[] };
     expect(report.ok).toBe(false);
-    expect(report.problems.some((p) => p.includes(last))).toBe(true);
+    expect(report.issues.some((i) => i.severity === 'error' && `${i.path} ${i.message}`.includes(last.slice(0, 12)))).toBe(true);
   });
 });

@@ -21,7 +21,7 @@ interface LogLine {
 }
 
 describe('ctxgit import', () => {
-  it('imports a SWE-agent trajectory as one session named after the file, with a commit before each assistant turn', async () => {
+  it('imports a SWE-agent trajectory as one session named after the file, with a commit before each model call', async () => {
     const repo = join(tempDir(), 'repo');
     const out = await runJson<Imported>(['import', SIMPLE_TRAJ, '--format', 'swe-agent', '--repo', repo, '--no-fsync']);
     expect(out).toEqual({ sessions: [{ id: 'function_calling_simple', nodes: 12, commits: 5 }] });
@@ -68,7 +68,9 @@ describe('ctxgit import', () => {
     const repo = join(tempDir(), 'repo');
     await runJson(['import', CLAUDE, '--format', 'claude-code', '--repo', repo, '--session', 'cc', '--no-fsync']);
     const t = importClaudeCode(readFileSync(CLAUDE, 'utf8'));
-    const callTimes = t.entries.filter((e, i) => e.role === 'assistant' && i > 0).map((e) => e.createdAt);
+    // A model call: an assistant entry after a user or tool entry (consecutive assistant lines continue one reply).
+    const callTimes = t.entries.filter((e, i) => e.role === 'assistant' && i > 0 && t.entries[i - 1]?.role !== 'assistant').map((e) => e.createdAt);
+    expect(callTimes).toHaveLength(5);
     expect(callTimes.every((x) => typeof x === 'number')).toBe(true);
     const log = await runJson<LogLine[]>(['log', '--repo', repo, '--session', 'cc']);
     const created = [];
@@ -111,7 +113,8 @@ describe('ctxgit import', () => {
     writeFileSync(file, firstLines(TAU, 3));
     const tty = await run(['import', file, '--format', 'openai-chat', '--repo', join(dir, 'a'), '--no-fsync'], { tty: true });
     expect(tty.code).toBe(0);
-    expect(tty.stderr).toContain('] 68/68 airline-2');
+    expect(tty.stderr).toContain('] 68/136 checking airline-2');
+    expect(tty.stderr).toContain('] 136/136 airline-2');
     expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
     const pipe = await run(['import', file, '--format', 'openai-chat', '--repo', join(dir, 'b'), '--no-fsync']);
     expect(pipe.stderr).toBe('');

@@ -15,6 +15,7 @@ import { loadCommit, mustGetNode, remember } from './repo-core.js';
 import { swapRef } from './swap-ref.js';
 import type { SessionSettings } from './session-settings.js';
 import type { StoredCommit } from './stored-commit.js';
+import { holdsNode } from './stored-commit.js';
 import { writeStoredCommit } from './write-stored-commit.js';
 
 /** The nearest index entry for `node`: the session's own, else the one of the session that appended the node. */
@@ -49,17 +50,18 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
     node = await mustGetNode(core, node.predecessor);
   }
   const base = hit === undefined ? null : await loadCommit(core, hit.oid);
-  const covered = new Set(base?.covered ?? []);
+  const taken = new Set<string>();
+  const covered = (id: string): boolean => taken.has(id) || (base !== null && holdsNode(base, id));
   const fresh: Node[] = [];
   const take = async (n: Node): Promise<void> => {
-    if (!covered.has(n.id)) {
-      covered.add(n.id);
+    if (!covered(n.id)) {
+      taken.add(n.id);
       fresh.push(n);
     }
     if (n.role !== 'assistant') return;
     for (const id of await core.store.calleesOf(n.id)) {
-      if (covered.has(id)) continue;
-      covered.add(id);
+      if (covered(id)) continue;
+      taken.add(id);
       fresh.push(await mustGetNode(core, id));
     }
   };

@@ -28,11 +28,12 @@ export async function expandSummary(core: RepoCore, stored: StoredCommit, key: s
     const actual = blobOid(bytes);
     const nodeId = folded.item.attachedFrom === folded.item.key ? folded.item.key : folded.item.sourceNodeId;
     if (actual !== folded.origin) throw new VerificationError(nodeId, folded.origin, actual);
-    const node = JSON.parse(new TextDecoder().decode(bytes)) as Node;
+    const text = new TextDecoder().decode(bytes);
+    const node = JSON.parse(text) as Node;
     const current = await core.store.getNode(node.id);
     const currentOid = current === undefined ? 'missing' : blobOid(new TextEncoder().encode(canonicalJson(current)));
     if (currentOid !== folded.origin) throw new VerificationError(node.id, folded.origin, currentOid);
-    originals.push({ key: k, oid: folded.origin, node });
+    originals.push({ key: k, oid: folded.origin, node, text });
   }
   return { key, commit: stored.commit.id, originals };
 }

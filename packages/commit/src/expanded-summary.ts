@@ -6,8 +6,10 @@ export interface ExpandedOriginal {
   readonly key: string;
   /** Git blob oid of the node's canonical JSON, recorded when the item entered the context; re-hashed on read. */
   readonly oid: string;
-  /** The node, byte for byte as stored. */
+  /** The node as stored. */
   readonly node: Node;
+  /** The exact text of the node's blob (canonical JSON), whose git blob id is `oid`. */
+  readonly text: string;
 }
 
 /** What {@link Session.expand} returns. */

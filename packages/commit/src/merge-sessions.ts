@@ -7,7 +7,7 @@ import { readRef } from './git/read-ref.js';
 import { validateRefComponent } from './git/validate-ref-name.js';
 import { mergedRef } from './refs.js';
 import type { RepoCore } from './repo-core.js';
-import type { SessionOptions } from './repo.js';
+import type { SessionOptions } from './session-options.js';
 import type { SessionSettings } from './session-settings.js';
 import { swapRef } from './swap-ref.js';
 

@@ -1,9 +1,10 @@
 import type { Clock } from '@ctxgit/dag';
 import { NotCtxgitRepoError } from './errors.js';
 import type { GitContext } from './git/git-context.js';
-import { NotARepositoryError } from './git/errors.js';
+import { GitIoError, NotARepositoryError } from './git/errors.js';
 import { listRefs } from './git/list-refs.js';
 import { openGit } from './git/open-git.js';
+import { recoverStaleLocks } from './git/recover-stale-locks.js';
 import type { OpenGitOptions } from './git/open-git.js';
 import { Repo } from './repo.js';
 import { GitNodeStore } from './store/git-node-store.js';
@@ -12,6 +13,11 @@ import { GitNodeStore } from './store/git-node-store.js';
 export type OpenRepoOptions = OpenGitOptions & {
   /** Milliseconds since the epoch, for the DAG's commits and as the sessions' default clock. @defaultValue `Date.now` */
   readonly clock?: Clock;
+  /**
+   * Remove ref lock files older than this many milliseconds when opening (what a crashed writer leaves; see
+   * `recoverStaleLocks`). Only safe when no live writer can be stalled that long. @defaultValue no recovery
+   */
+  readonly recoverLocksOlderThanMs?: number;
 };
 
 /** Name of the marker file in the git directory that makes it a ctxgit repository. */
@@ -23,8 +29,9 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
   let text: string | undefined;
   try {
     text = String(await ctx.fs.promises.readFile(path));
-  } catch {
-    text = undefined;
+  } catch (err) {
+    const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+    if (code !== 'ENOENT') throw new GitIoError('read', path, err);
   }
   if (text !== undefined) {
     if (text !== MARKER_TEXT) throw new NotCtxgitRepoError(location, `${MARKER} holds ${JSON.stringify(text.slice(0, 40))}, not format 1`);
@@ -32,17 +39,26 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
   }
   const refs = await listRefs(ctx, 'refs/');
   if (refs.length > 0) throw new NotCtxgitRepoError(location, `it is a git repository with refs (${refs[0] ?? ''}) but no ${MARKER}`);
-  await ctx.fs.promises.writeFile(`${path}.tmp`, MARKER_TEXT);
-  await ctx.fs.promises.rename(`${path}.tmp`, path);
+  try {
+    await ctx.fs.promises.writeFile(`${path}.tmp`, MARKER_TEXT);
+    await ctx.fs.promises.rename(`${path}.tmp`, path);
+  } catch (err) {
+    throw new GitIoError('write', path, err);
+  }
 }
 
 /**
  * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (memfs), creating a bare
  * repository when the directory is missing or empty.
  *
- * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true) and `clock`
+ * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `clock` and `recoverLocksOlderThanMs`
  * @returns the repository
- * @throws {@link NotCtxgitRepoError} when the directory holds something else (another git repository, other files)
+ * @remarks
+ * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
+ * shares): writers then fail with `RefConflictError` (reason `locked`) until it is removed. A single-process
+ * backend should open with `recoverLocksOlderThanMs: 0`; with several processes, pick a threshold no live writer
+ * can reach, or call `recoverStaleLocks` yourself.
+ * @throws {@link NotCtxgitRepoError} when the directory holds something else (another git repository, other files); `GitIoError` when the file system fails
  * @example
  * ```ts
  * const repo = await openRepo({ dir: './ctx.git' });
@@ -60,6 +76,7 @@ export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
   }
   await ensureMarker(git, location);
   const clock = opts.clock ?? Date.now;
+  if (opts.recoverLocksOlderThanMs !== undefined) await recoverStaleLocks(git, { olderThanMs: opts.recoverLocksOlderThanMs, now: clock() });
   const store = new GitNodeStore(git, { clock });
   return new Repo({ git, store, location, commits: new Map() }, clock);
 }

@@ -9,7 +9,7 @@ import { readCommitObject } from './git/read-commit-object.js';
 import { readPath } from './git/read-path.js';
 import { ITEMS_DIR, orderKeyOfFileName } from './layout/item-path.js';
 import type { StoredCommit, StoredItem } from './stored-commit.js';
-import { coveredIds } from './stored-commit.js';
+import { pointerIds } from './stored-commit.js';
 
 const OID = /^[0-9a-f]{40}$/;
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -56,5 +56,5 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
     summary: meta.summary,
     createdAt: meta.createdAt,
   };
-  return { commit, meta, tree: raw.tree, entries, covered: coveredIds(items) };
+  return { commit, meta, tree: raw.tree, entries, pointers: pointerIds(items) };
 }

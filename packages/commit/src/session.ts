@@ -19,6 +19,9 @@ import type { RepoCore } from './repo-core.js';
 import { loadCommit } from './repo-core.js';
 import type { SessionSettings } from './session-settings.js';
 
+/** Metadata keys only attach() and merge() may write: the engine expands nodes carrying them. */
+const RESERVED_METADATA: readonly string[] = ['attach', 'merge'];
+
 /** Where {@link Session.attach} takes its context from. */
 export interface AttachRequest {
   /** The attached session. */
@@ -140,7 +143,7 @@ export class Session {
    *
    * @param input - the node content; see `NodeInput` of `@ctxgit/dag`
    * @returns the stored node
-   * @throws {@link CommitConflictError} when another writer appended first (nothing written; retry); the validation errors of `appendNode`
+   * @throws {@link CommitConflictError} when another writer appended first (nothing written; retry); {@link InvalidOptionError} for the reserved metadata keys `attach` and `merge`; the validation errors of `appendNode`
    * @example
    * ```ts
    * const q = await s.append({ role: 'user', output: 'list files' });
@@ -149,6 +152,12 @@ export class Session {
    * ```
    */
   async append(input: NodeInput): Promise<Node> {
+    const meta: unknown = typeof input === 'object' && input !== null ? input.metadata : undefined;
+    for (const key of RESERVED_METADATA) {
+      if (typeof meta === 'object' && meta !== null && Object.prototype.hasOwnProperty.call(meta, key)) {
+        throw new InvalidOptionError(`input.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge()`);
+      }
+    }
     return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, input, this.#dag()));
   }
 

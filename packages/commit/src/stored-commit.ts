@@ -21,16 +21,21 @@ export interface StoredCommit {
   readonly tree: string;
   /** By item key. */
   readonly entries: ReadonlyMap<string, StoredItem>;
-  /** Node ids the commit already holds: sources of its items and attach pointers it expanded. */
-  readonly covered: ReadonlySet<string>;
+  /** Attach pointer node ids the commit expanded (`attachedFrom` values). */
+  readonly pointers: ReadonlySet<string>;
 }
 
-/** The ids a list of items covers (source nodes, attach pointers). */
-export function coveredIds(items: readonly ContextItem[]): Set<string> {
+/** The attach pointers a list of items expanded. */
+export function pointerIds(items: readonly ContextItem[]): Set<string> {
   const out = new Set<string>();
-  for (const it of items) {
-    out.add(it.sourceNodeId);
-    if (it.attachedFrom !== undefined) out.add(it.attachedFrom);
-  }
+  for (const it of items) if (it.attachedFrom !== undefined) out.add(it.attachedFrom);
   return out;
+}
+
+/**
+ * Whether the commit already holds node `id`: an item keyed by it (node items are keyed by their node id) or an
+ * attach pointer it expanded.
+ */
+export function holdsNode(stored: StoredCommit, id: string): boolean {
+  return stored.entries.has(id) || stored.pointers.has(id);
 }

@@ -12,7 +12,20 @@ import { assignOrderKeys } from './layout/assign-order-keys.js';
 import { itemPath } from './layout/item-path.js';
 import { sameItem } from './layout/same-item.js';
 import type { StoredCommit, StoredItem } from './stored-commit.js';
-import { coveredIds } from './stored-commit.js';
+import { inBatches } from './git/internal/in-batches.js';
+
+
+/** The base's pointers plus those of the new items; shares the base's set when nothing was attached. */
+function nextPointers(base: StoredCommit | null, items: readonly ContextItem[]): ReadonlySet<string> {
+  const before = base?.pointers ?? new Set<string>();
+  let out: Set<string> | undefined;
+  for (const it of items) {
+    if (it.attachedFrom === undefined || before.has(it.attachedFrom) || out?.has(it.attachedFrom) === true) continue;
+    out ??= new Set(before);
+    out.add(it.attachedFrom);
+  }
+  return out ?? before;
+}
 
 /** The fixed author and committer of every ContextCommit. */
 export const AUTHOR = { name: 'ctxgit', email: 'ctxgit@localhost' } as const;
@@ -34,32 +47,33 @@ export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promis
   const previous = w.base?.entries ?? new Map<string, StoredItem>();
   const orderKeys = assignOrderKeys(
     w.items.map((it) => it.key),
-    new Map([...previous].map(([k, e]) => [k, e.orderKey] as const)),
+    (key) => previous.get(key)?.orderKey,
   );
   const edits: TreeEdit[] = [];
   const entries = new Map<string, StoredItem>();
-  const writes: Promise<void>[] = [];
-  const live = new Set<string>();
+  const pending: { item: ContextItem; orderKey: string; origin: string | undefined }[] = [];
+  let kept = 0;
   w.items.forEach((item, i) => {
     const orderKey = orderKeys[i] as string;
     const prev = previous.get(item.key);
-    const origin = prev?.origin ?? w.origins.get(item.key);
-    live.add(item.key);
+    if (prev !== undefined) kept++;
     if (prev !== undefined && prev.orderKey === orderKey && sameItem(prev.item, item)) {
       entries.set(item.key, prev.item === item ? prev : { ...prev, item });
       return;
     }
     if (prev !== undefined && prev.orderKey !== orderKey) edits.push({ path: itemPath(prev.orderKey, item.key), oid: null, type: 'blob' });
-    const path = itemPath(orderKey, item.key);
-    writes.push(
-      writeBlob(ctx, `${canonicalJson(origin === undefined ? item : { ...item, origin })}\n`).then((oid) => {
-        entries.set(item.key, { item, orderKey, oid, ...(origin === undefined ? {} : { origin }) });
-        edits.push({ path, oid, type: 'blob' });
-      }),
-    );
+    pending.push({ item, orderKey, origin: prev?.origin ?? w.origins.get(item.key) });
   });
-  for (const [key, prev] of previous) if (!live.has(key)) edits.push({ path: itemPath(prev.orderKey, key), oid: null, type: 'blob' });
-  await Promise.all(writes);
+  if (kept < previous.size) {
+    const live = new Set(w.items.map((it) => it.key));
+    for (const [key, prev] of previous) if (!live.has(key)) edits.push({ path: itemPath(prev.orderKey, key), oid: null, type: 'blob' });
+  }
+  // bounded parallelism: a first commit of a long imported session writes one blob per item
+  await inBatches(pending, async ({ item, orderKey, origin }) => {
+    const oid = await writeBlob(ctx, `${canonicalJson(origin === undefined ? item : { ...item, origin })}\n`);
+    entries.set(item.key, { item, orderKey, oid, ...(origin === undefined ? {} : { origin }) });
+    edits.push({ path: itemPath(orderKey, item.key), oid, type: 'blob' });
+  });
   const metaOid = await writeBlob(ctx, `${canonicalJson(w.meta)}\n`);
   edits.push({ path: [META_FILE], oid: metaOid, type: 'blob' });
   const tree = await updateTree(ctx, w.base?.tree ?? null, edits);
@@ -79,5 +93,5 @@ export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promis
     summary: w.meta.summary,
     createdAt: w.meta.createdAt,
   };
-  return { commit, meta: w.meta, tree, entries, covered: coveredIds(w.items) };
+  return { commit, meta: w.meta, tree, entries, pointers: nextPointers(w.base, w.items) };
 }

@@ -67,6 +67,8 @@ describe.each(FS_KINDS)('bad input on $name is refused before anything is writte
       ['merge unknown target', () => repo.merge({ target: 'ghost', peers: ['s'] }), UnknownSessionError],
       ['merge empty peer', () => repo.merge({ target: 's', peers: ['empty'] }), EmptySessionError],
       ['merge invalid peer', () => repo.merge({ target: 's', peers: ['../etc'] }), InvalidNameError],
+      ['forged attach pointer', () => s.append({ role: 'user', output: 'x', metadata: { attach: { session: 'empty', head: tool, commit: '4'.repeat(40) } } }), InvalidOptionError],
+      ['forged merge flag', () => s.append({ role: 'user', output: 'x', metadata: { merge: { base: true } } }), InvalidOptionError],
       ['expand without summary', () => s.expand('zzz', { commit: '3'.repeat(40) }), UnknownCommitError],
     ];
     for (const [name, call, type] of cases) {

@@ -1,7 +1,7 @@
 import { Volume, createFsFromVolume } from 'memfs';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CommitError, openRepo, UnknownItemError } from '../src/index.js';
+import { canonicalJson, CommitError, openRepo, readBlob, UnknownItemError } from '../src/index.js';
 import type { FsLike, Repo, Session } from '../src/index.js';
 import { FS_KINDS, stepClock } from './helpers.js';
 
@@ -35,6 +35,8 @@ describe.each(FS_KINDS)('expand on $name', (kind) => {
       const node = await repo.store.getNode(o.node.id);
       expect(o.node).toEqual(node);
       expect(o.oid).toBe(await repo.store.nodeObjectId(o.node.id));
+      expect(o.text).toBe(new TextDecoder().decode(await readBlob(repo.git, o.oid)));
+      expect(o.text).toBe(canonicalJson(node));
     }
     // the summary sits before its folded run in the item order
     const idx = c.items.findIndex((i) => i.key === summary.key);

@@ -42,6 +42,7 @@ it('exports exactly the public API', async () => {
     'recoverStaleLocks',
     'updateTree',
     'validateRefComponent',
+    'verifyRepo',
     'writeBlob',
     'writeCommit',
     'writeTree',

@@ -96,6 +96,27 @@ describe.each(FS_KINDS)('GitNodeStore layout on $name', (kind) => {
   });
 });
 
+describe('GitNodeStore options', () => {
+  test('bad options are refused when the store is made', async () => {
+    const ctx = await openGit({ memory: true });
+    expect(() => new GitNodeStore(ctx, { ref: 'refs/a..b' })).toThrow(expect.objectContaining({ code: 'E_GIT_INVALID_NAME' }) as Error);
+    expect(() => new GitNodeStore(ctx, { maxAttempts: 0 })).toThrow(expect.objectContaining({ code: 'E_DAG_INVALID_ARGUMENT' }) as Error);
+    expect(() => new GitNodeStore(ctx, { author: { name: 'a <b>', email: 'x' } })).toThrow(expect.objectContaining({ code: 'E_GIT_INVALID_ARGUMENT' }) as Error);
+    const store = new GitNodeStore(ctx, { clock: () => Number.NaN });
+    await expect(store.write({ expected: null, next: rec('a', 1), nodes: [] })).rejects.toMatchObject({ code: 'E_DAG_INVALID_ARGUMENT' });
+    expect(await store.head()).toBeNull();
+  });
+
+  test('a custom ref and author show in the DAG commits', async () => {
+    const store = new GitNodeStore(await openGit({ memory: true }), { ref: 'refs/custom/dag', author: { name: 'Bot', email: 'bot@example.com' }, clock: () => 5_000 });
+    await chain(store, 'a', 1);
+    const head = await store.head();
+    if (head === null) throw new Error('no head');
+    const { readCommitObject } = await import('../src/git/read-commit-object.js');
+    expect((await readCommitObject(store.ctx, head)).author).toEqual({ name: 'Bot', email: 'bot@example.com', timestamp: 5, timezoneOffset: 0 });
+  });
+});
+
 describe('GitNodeStore seen by the git binary', () => {
   test('fsck --strict is clean, git log lists one commit per write, git show prints nodes and records', async () => {
     const kind = FS_KINDS.find((k) => k.name === 'disk');

@@ -32,7 +32,7 @@ export {
 export { DEFAULT_MAX_OUTPUT_BYTES } from './options.js';
 export { MAX_SESSION_NAME_LENGTH, validateSessionName } from './validate-session-name.js';
 export { validateNodeId } from './validate-node-id.js';
-export { validateJson } from './validate-json.js';
+export { MAX_JSON_DEPTH, validateJson } from './validate-json.js';
 export { defaultNodeId } from './default-node-id.js';
 export { MemoryNodeStore } from './memory-node-store.js';
 export { createSession } from './create-session.js';

@@ -2,10 +2,14 @@ import { NotJsonError } from './errors.js';
 import type { Json } from './node.js';
 import { loneSurrogateAt } from './internal/lone-surrogate.js';
 
+/** How deep arrays and objects may nest in a node's `input` or `metadata` (the top-level value is depth 1). */
+export const MAX_JSON_DEPTH = 256;
+
 /**
  * Asserts that `value` is plain JSON as a node stores it: `null`, booleans, finite numbers, strings without lone
- * surrogates, dense arrays and plain objects (prototype `Object.prototype` or `null`) of those, without cycles.
- * Property values that are `undefined` are refused too (they would vanish in storage).
+ * surrogates, dense arrays and plain objects (prototype `Object.prototype` or `null`) of those, without cycles,
+ * nested at most {@link MAX_JSON_DEPTH} levels. Property values that are `undefined` are refused too (they would
+ * vanish in storage), and so is the key `__proto__` (a copy of the object would silently drop it).
  *
  * @param value - The value to check.
  * @param path - How the value is named in the error; defaults to `value`.
@@ -18,13 +22,13 @@ import { loneSurrogateAt } from './internal/lone-surrogate.js';
  * ```
  */
 export function validateJson(value: unknown, path = 'value'): Json {
-  check(value, path, new Set());
+  check(value, path, new Set(), 1);
   return value as Json;
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-function check(value: unknown, path: string, stack: Set<object>): void {
+function check(value: unknown, path: string, stack: Set<object>, depth: number): void {
   switch (typeof value) {
     case 'boolean':
       return;
@@ -43,11 +47,12 @@ function check(value: unknown, path: string, stack: Set<object>): void {
   }
   if (value === null) return;
   if (stack.has(value)) throw new NotJsonError({ path, reason: 'circular reference' });
+  if (depth > MAX_JSON_DEPTH) throw new NotJsonError({ path, reason: `nested deeper than ${MAX_JSON_DEPTH} levels` });
   stack.add(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) throw new NotJsonError({ path: `${path}[${i}]`, reason: 'hole in a sparse array' });
-      check(value[i], `${path}[${i}]`, stack);
+      check(value[i], `${path}[${i}]`, stack, depth + 1);
     }
   } else {
     const proto: unknown = Object.getPrototypeOf(value);
@@ -60,7 +65,8 @@ function check(value: unknown, path: string, stack: Set<object>): void {
       const sub = IDENT.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
       const i = loneSurrogateAt(key);
       if (i >= 0) throw new NotJsonError({ path: sub, reason: `lone surrogate at index ${i} of the key` });
-      check((value as Record<string, unknown>)[key], sub, stack);
+      if (key === '__proto__') throw new NotJsonError({ path: sub, reason: 'the key __proto__ cannot be stored faithfully' });
+      check((value as Record<string, unknown>)[key], sub, stack, depth + 1);
     }
   }
   stack.delete(value);

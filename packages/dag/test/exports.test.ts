@@ -13,6 +13,7 @@ it('exports exactly the public API', async () => {
     'InvalidEdgeError',
     'InvalidIdError',
     'InvalidSessionNameError',
+    'MAX_JSON_DEPTH',
     'MAX_SESSION_NAME_LENGTH',
     'MalformedTranscriptError',
     'MemoryNodeStore',

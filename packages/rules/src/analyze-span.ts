@@ -1,6 +1,7 @@
 import { RulesInputError } from './errors.js';
 import type { Block, ContextItem } from './item.js';
 import { containsToken } from './contains-token.js';
+import { headOf } from './head-of.js';
 import { distinctiveTokens } from './distinctive-tokens.js';
 import { isFailedResult } from './is-failed-result.js';
 import { MinHeap } from './min-heap.js';
@@ -24,9 +25,23 @@ const encoder = new TextEncoder();
 const bytes = (s: string): number => encoder.encode(s).length;
 const oneLine = (s: string, max: number): string => {
   const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return line.length > max ? `${headOf(line, max - 1)}…` : line;
 };
-const COST: Record<SpanEdgeKind, number> = { reuse: 1, call: 2, step: 2, round: 3 };
+const CALL = 0;
+const REUSE = 1;
+const ROUND = 2;
+const STEP = 3;
+const KINDS: readonly SpanEdgeKind[] = ['call', 'reuse', 'round', 'step'];
+/** Dijkstra costs by kind: reuse 1, call 2, round 3, step 2. */
+const COST: readonly number[] = [2, 1, 3, 2];
+
+/** Edges in compressed rows: node i's dependencies are `to[start[i] .. start[i + 1])`. */
+interface Deps {
+  readonly start: Int32Array;
+  readonly to: number[];
+  readonly w: number[];
+  readonly kind: number[];
+}
 
 /**
  * Builds the dependency graph of a span and derives what a continuation needs.
@@ -100,19 +115,24 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     }
     return set;
   };
-  // Dependencies (out-edges toward earlier nodes), kept as flat arrays per node.
-  const deps: { to: number; w: number; kind: SpanEdgeKind }[][] = Array.from({ length: V }, () => []);
+  // Dependencies (out-edges toward earlier nodes) in compressed rows: node i owns edges start[i]..start[i+1].
+  const deps: Deps = { start: new Int32Array(V + 1), to: [], w: [], kind: [] };
+  const addDep = (to: number, w: number, kind: number): void => {
+    deps.to.push(to);
+    deps.w.push(w);
+    deps.kind.push(kind);
+  };
   const reused = new Map<string, readonly string[]>();
   let prevStep = -1;
   for (let i = 0; i < V; i++) {
+    deps.start[i] = deps.to.length;
     const n = g[i] as GNode;
     if (!n.step) {
-      if (n.round >= 0) (deps[i] as { to: number; w: number; kind: SpanEdgeKind }[]).push({ to: n.round, w: 1, kind: 'call' });
+      if (n.round >= 0) addDep(n.round, 1, CALL);
       continue;
     }
     if (prevStep >= 0) {
-      const d = deps[i] as { to: number; w: number; kind: SpanEdgeKind }[];
-      d.push({ to: prevStep, w: 1, kind: 'step' });
+      addDep(prevStep, 1, STEP);
       const mine = stepTokens(i);
       for (const r of resultsOf.get(prevStep) ?? []) {
         const shared: string[] = [];
@@ -122,13 +142,14 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
           for (const t of mine) if (containsToken(text, t)) shared.push(t);
         }
         if (shared.length > 0) {
-          d.push({ to: r, w: 2, kind: 'reuse' });
+          addDep(r, 2, REUSE);
           reused.set((g[r] as GNode).key, shared.sort());
-        } else d.push({ to: r, w: 0, kind: 'round' });
+        } else addDep(r, 0, ROUND);
       }
     }
     prevStep = i;
   }
+  deps.start[V] = deps.to.length;
   const frontier = lastStep;
 
   // Longest path ending at the frontier: relax from the frontier toward older nodes in reverse list order.
@@ -140,10 +161,12 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     for (let u = frontier; u >= 0; u--) {
       const du = dist[u] as number;
       if (du === -Infinity) continue;
-      for (const e of deps[u] as { to: number; w: number }[]) {
-        if (du + e.w > (dist[e.to] as number)) {
-          dist[e.to] = du + e.w;
-          parent[e.to] = u;
+      for (let e = deps.start[u] as number; e < (deps.start[u + 1] as number); e++) {
+        const to = deps.to[e] as number;
+        const nd = du + (deps.w[e] as number);
+        if (nd > (dist[to] as number)) {
+          dist[to] = nd;
+          parent[to] = u;
         }
       }
       if (du >= (dist[best] as number)) best = u;
@@ -199,14 +222,33 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     for (const p of op.paths) settle(pendingByPath, canonical(p), i, isFail);
   }
 
-  const edges: SpanEdge[] = [];
-  for (let i = 0; i < V; i++) {
-    for (const e of deps[i] as { to: number; w: number; kind: SpanEdgeKind }[]) {
-      edges.push({ from: (g[i] as GNode).key, to: (g[e.to] as GNode).key, weight: e.w, kind: e.kind });
-    }
-  }
   const continuation = continuationView(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain), allowance);
-  return { nodes: g.map((n) => n.key), edges, frontier: frontier >= 0 ? (g[frontier] as GNode).key : null, criticalChain: chain, chainWeight: best >= 0 && frontier >= 0 ? (dist[best] as number) : 0, superseded, failed, reused, continuation };
+  // Node and edge lists are built on first read: the rules never need them.
+  let nodes: string[] | undefined;
+  let edges: SpanEdge[] | undefined;
+  return {
+    get nodes(): readonly string[] {
+      return (nodes ??= g.map((n) => n.key));
+    },
+    get edges(): readonly SpanEdge[] {
+      if (edges === undefined) {
+        edges = [];
+        for (let i = 0; i < V; i++) {
+          for (let e = deps.start[i] as number; e < (deps.start[i + 1] as number); e++) {
+            edges.push({ from: (g[i] as GNode).key, to: (g[deps.to[e] as number] as GNode).key, weight: deps.w[e] as number, kind: KINDS[deps.kind[e] as number] as SpanEdgeKind });
+          }
+        }
+      }
+      return edges;
+    },
+    frontier: frontier >= 0 ? (g[frontier] as GNode).key : null,
+    criticalChain: chain,
+    chainWeight: best >= 0 && frontier >= 0 ? (dist[best] as number) : 0,
+    superseded,
+    failed,
+    reused,
+    continuation,
+  };
 }
 
 function firstLine(s: string): string {
@@ -226,7 +268,7 @@ function textOf(blocks: readonly Block[]): string {
 
 function continuationView(
   g: readonly GNode[],
-  deps: readonly (readonly { to: number; kind: SpanEdgeKind }[])[],
+  deps: Deps,
   frontier: number,
   resultsOf: ReadonlyMap<number, readonly number[]>,
   failed: ReadonlySet<string>,
@@ -252,11 +294,12 @@ function continuationView(
     if (done[u] === 1) continue;
     done[u] = 1;
     order.push(u);
-    for (const e of deps[u] ?? []) {
-      const nd = top.priority + COST[e.kind];
-      if (nd < (dist[e.to] as number)) {
-        dist[e.to] = nd;
-        heap.push(nd, e.to);
+    for (let e = deps.start[u] as number; e < (deps.start[u + 1] as number); e++) {
+      const to = deps.to[e] as number;
+      const nd = top.priority + (COST[deps.kind[e] as number] as number);
+      if (nd < (dist[to] as number)) {
+        dist[to] = nd;
+        heap.push(nd, to);
       }
     }
   }
@@ -324,12 +367,15 @@ function continuationView(
   }
   const parts = [header];
   for (const s of ['next', 'onDisk', 'ruledOut', 'established'] as const) if (taken[s].length > 0) parts.push(titles[s], ...taken[s]);
+  let orderKeys: string[] | undefined;
   return {
     next: taken.next,
     onDisk: taken.onDisk,
     ruledOut: taken.ruledOut,
     established: taken.established,
-    order: order.map((u) => (g[u] as GNode).key),
+    get order(): readonly string[] {
+      return (orderKeys ??= order.map((u) => (g[u] as GNode).key));
+    },
     text: parts.join('\n'),
   };
 }

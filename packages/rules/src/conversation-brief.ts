@@ -1,4 +1,5 @@
 import type { ContextItem } from './item.js';
+import { headOf } from './head-of.js';
 import { itemText } from './item-text.js';
 
 const encoder = new TextEncoder();
@@ -11,7 +12,7 @@ export function conversationBrief(items: readonly ContextItem[], allowance: numb
   for (let i = items.length - 1; i >= 0; i--) {
     const it = items[i] as ContextItem;
     const text = itemText(it.blocks).replace(/\s+/g, ' ').trim();
-    const line = `- ${it.role}: ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`;
+    const line = `- ${it.role}: ${text.length > 160 ? `${headOf(text, 159)}…` : text}`;
     const cost = encoder.encode(line).length + 1;
     if (used + cost > allowance) continue;
     used += cost;

@@ -1,11 +1,10 @@
 import { Command, Option } from 'commander';
-import { render } from '@ctxgit/render';
 import type { CliIo } from '../io.js';
 import { openExisting } from '../open-repository.js';
 import type { CommonOptions } from '../options.js';
 import { repoPath, withCommon } from '../options.js';
 import type { RenderArgs } from '../render-args.js';
-import { renderOptions, withRenderOptions } from '../render-args.js';
+import { renderCommit, withRenderOptions } from '../render-args.js';
 import { resolveSession } from '../resolve-session.js';
 import { sessionCommits } from '../session-commits.js';
 
@@ -27,8 +26,7 @@ export function exportCommand(io: CliIo): Command {
     .action(async (opts: ExportOptions) => {
       const repo = await openExisting(repoPath(io, opts));
       const commits = await sessionCommits(repo, await resolveSession(repo, opts.session));
-      const options = renderOptions(opts);
-      const lines = commits.map((c) => JSON.stringify({ commit: c.id, headNodeId: c.headNodeId, totalTokens: c.totalTokens, provider: opts.provider, request: render(c, options) }));
+      const lines = commits.map((c) => JSON.stringify({ commit: c.id, headNodeId: c.headNodeId, totalTokens: c.totalTokens, provider: opts.provider, request: renderCommit(c, opts) }));
       io.stdout.write(lines.map((l) => `${l}\n`).join(''));
     });
 }

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Transcript } from '@ctxgit/dag';
-import type { Session } from '@ctxgit/commit';
-import { validateRefComponent } from '@ctxgit/commit';
+import type { Repo, Session } from '@ctxgit/commit';
+import { openRepo, validateRefComponent } from '@ctxgit/commit';
 import { resolveModel } from '@ctxgit/tokenize';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -11,6 +11,7 @@ import { positiveInt, repoPath, withCommon } from '../options.js';
 import { emit, table } from '../output.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
+import type { NamedTranscript } from '../read-transcripts.js';
 import { IMPORT_FORMATS, readText, readTranscripts } from '../read-transcripts.js';
 import { syntheticTimes, SYNTHETIC_EPOCH_MS } from '../synthetic-clock.js';
 
@@ -34,13 +35,13 @@ interface ImportedSession {
   readonly commits: number;
 }
 
-/** The `import` command: replays transcripts into sessions, with a commit before each assistant turn. */
+/** The `import` command: replays transcripts into sessions, with a commit before each model call. */
 export function importCommand(io: CliIo): Command {
   return withCommon(
     new Command('import')
       .description(
-        'Replay a transcript into new sessions: each node is appended in order, with a commit before every assistant turn ' +
-          '(the context the model was fed for that call). A file with several conversations (JSONL, one per line) ' +
+        'Replay a transcript into new sessions: each node is appended in order, with a commit before every model call ' +
+          '(an assistant turn after a user or tool turn: the context the model was fed for that call). A file with several conversations (JSONL, one per line) ' +
           'makes one session per conversation, named <session>-<index> (0-based).',
       )
       .argument('<file>', 'transcript file')
@@ -59,6 +60,8 @@ export function importCommand(io: CliIo): Command {
       `\nClock: timestamps in the transcript drive the clock (node times, commit times, idle clearing). An entry without one
 is placed --clock-step seconds after the entry before it; the first entry of a transcript without any timestamp is at
 ${new Date(SYNTHETIC_EPOCH_MS).toISOString()}.
+
+Nothing is written on failure: the import is first replayed into an in-memory repository.
 
 JSON (--json): { "sessions": [{ "id", "nodes", "commits" }] }`,
     )
@@ -79,37 +82,56 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
   const named = readTranscripts(await readText(file), file, opts.format, opts.session, opts.skipMalformed === true);
   resolveModel(opts.model, opts.budget === undefined ? {} : { window: opts.budget });
   for (const n of named) validateRefComponent(n.session, 'session');
-  const repo = await openOrCreate(dir, { fsync: opts.fsync });
-  const taken = new Set(await repo.listSessions());
-  const clash = named.find((n) => taken.has(n.session));
-  if (clash !== undefined) {
-    throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(clash.session)} already exists in ${dir}; import with another --session`, { session: clash.session });
-  }
-  const progress = createProgress(io.stderr, named.reduce((n, t) => n + t.transcript.entries.length, 0));
-  const out: ImportedSession[] = [];
+  const entries = named.reduce((n, t) => n + t.transcript.entries.length, 0);
+  const progress = createProgress(io.stderr, 2 * entries);
   try {
+    // A dry run in memory first: any error of the DAG or the rules (an oversized node, a budget too small to fold
+    // into) surfaces before the repository on disk is touched.
+    // Sessions of one import are independent: a fresh memory repository per transcript keeps memory flat.
+    for (const n of named) await replayAll(await openRepo({ memory: true }), [n], opts, progress, 'checking ');
+    const repo = await openOrCreate(dir, { fsync: opts.fsync });
+    const taken = new Set(await repo.listSessions());
+    const clash = named.find((n) => taken.has(n.session));
+    if (clash !== undefined) {
+      throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(clash.session)} already exists in ${dir}; import with another --session`, { session: clash.session });
+    }
+    const out = await replayAll(repo, named, opts, progress, '');
     for (const { session, transcript } of named) {
-      const times = syntheticTimes(transcript.entries, opts.clockStep * 1000);
-      let now = times[0] ?? SYNTHETIC_EPOCH_MS;
-      const s = await repo.createSession(session, {
-        model: opts.model,
-        ...(opts.budget === undefined ? {} : { window: opts.budget }),
-        clock: () => now,
-      });
-      const commits = await replay(transcript, times, s, (t) => (now = t), progress);
-      out.push({ id: session, nodes: transcript.entries.length, commits });
       if (transcript.malformed.length > 0) io.stderr.write(`ctxgit: ${session}: skipped ${transcript.malformed.length} malformed (first: ${transcript.malformed[0]?.reason ?? ''})\n`);
     }
+    return out;
   } finally {
     progress.done();
+  }
+}
+
+/** Creates and replays every session into `repo`. */
+async function replayAll(repo: Repo, named: readonly NamedTranscript[], opts: ImportOptions, progress: Progress, label: string): Promise<ImportedSession[]> {
+  const out: ImportedSession[] = [];
+  for (const { session, transcript } of named) {
+    const times = syntheticTimes(transcript.entries, opts.clockStep * 1000);
+    let now = times[0] ?? SYNTHETIC_EPOCH_MS;
+    const s = await repo.createSession(session, {
+      model: opts.model,
+      ...(opts.budget === undefined ? {} : { window: opts.budget }),
+      clock: () => now,
+    });
+    const commits = await replay(transcript, times, s, (t) => (now = t), () => progress.tick(`${label}${session}`));
+    out.push({ id: session, nodes: transcript.entries.length, commits });
   }
   return out;
 }
 
-/** Appends every entry in order, committing before each assistant entry; returns the number of commits. */
-async function replay(t: Transcript, times: readonly number[], s: Session, setNow: (ms: number) => void, progress: Progress): Promise<number> {
+/**
+ * Appends every entry in order and commits before each model call: an assistant entry whose context ends with a user
+ * or tool turn (an assistant entry right after an assistant without tool calls continues the same response, as
+ * Claude Code logs split one reply over several lines). Returns the number of commits.
+ */
+async function replay(t: Transcript, times: readonly number[], s: Session, setNow: (ms: number) => void, tick: () => void): Promise<number> {
   const ids: string[] = [];
+  const callers = new Set<string>();
   let head: string | null = null;
+  let headRole: string | undefined;
   let commits = 0;
   for (const [i, e] of t.entries.entries()) {
     setNow(times[i] ?? 0);
@@ -118,9 +140,11 @@ async function replay(t: Transcript, times: readonly number[], s: Session, setNo
       if (want !== undefined && want !== head) {
         await s.checkout(want);
         head = want;
+        headRole = t.entries[e.predecessor]?.role;
       }
     }
-    if (e.role === 'assistant' && head !== null) {
+    const endsWithAssistant = headRole === 'assistant' && head !== null && !callers.has(head);
+    if (e.role === 'assistant' && head !== null && !endsWithAssistant) {
       await s.commit();
       commits += 1;
     }
@@ -134,8 +158,12 @@ async function replay(t: Transcript, times: readonly number[], s: Session, setNo
       ...(e.metadata === undefined ? {} : { metadata: e.metadata }),
     });
     ids.push(node.id);
-    if (e.role !== 'tool') head = node.id;
-    progress.tick(s.name);
+    if (caller !== undefined) callers.add(caller);
+    if (e.role !== 'tool') {
+      head = node.id;
+      headRole = e.role;
+    }
+    tick();
   }
   const last = t.head === null ? undefined : ids[t.head];
   if (last !== undefined && last !== head) await s.checkout(last);

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { render } from '@ctxgit/render';
 import { readCommitArg } from '../commit-id.js';
 import type { CliIo } from '../io.js';
 import { openExisting } from '../open-repository.js';
@@ -7,7 +6,7 @@ import type { CommonOptions } from '../options.js';
 import { repoPath, withCommon } from '../options.js';
 import { emit } from '../output.js';
 import type { RenderArgs } from '../render-args.js';
-import { renderOptions, withRenderOptions } from '../render-args.js';
+import { renderCommit, withRenderOptions } from '../render-args.js';
 
 /** The `render` command: a commit as a provider request body. */
 export function renderCommand(io: CliIo): Command {
@@ -22,7 +21,7 @@ export function renderCommand(io: CliIo): Command {
     .addHelpText('after', '\nPrints the body as JSON (the text view as plain text; with --json as a JSON string).')
     .action(async (id: string, opts: CommonOptions & RenderArgs) => {
       const repo = await openExisting(repoPath(io, opts));
-      const body = render(await readCommitArg(repo, id), renderOptions(opts));
+      const body = renderCommit(await readCommitArg(repo, id), opts);
       emit(io, opts, { json: body, text: typeof body === 'string' ? body : JSON.stringify(body, null, 2) });
     });
 }

@@ -29,6 +29,7 @@ export function statsCommand(io: CliIo): Command {
         .addOption(new Option('--session <name>', 'the session (default: the only session of the repository)')),
     ),
     false,
+    false,
   )
     .addHelpText(
       'after',
@@ -38,7 +39,7 @@ export function statsCommand(io: CliIo): Command {
     .action(async (opts: StatsOptions) => {
       const repo = await openExisting(repoPath(io, opts));
       const session = await resolveSession(repo, opts.session);
-      const commits = await commitStats(repo, await sessionCommits(repo, session), renderOptions(opts));
+      const commits = await commitStats(repo, await sessionCommits(repo, session), { ...renderOptions(opts), allowAssistantLast: true });
       const fullTokens = commits.reduce((n, c) => n + c.fullTokens, 0);
       const totalTokens = commits.reduce((n, c) => n + c.totalTokens, 0);
       const shares = commits.flatMap((c) => (c.prefixShare === null ? [] : [c.prefixShare]));

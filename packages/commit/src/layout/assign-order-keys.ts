@@ -5,11 +5,11 @@ import { orderKeyBetween } from './order-key.js';
  * when that keeps the sequence increasing; every other item gets a fresh key between its neighbours.
  * So appended items take the next integers and a summary slots before its folded run without renaming anything.
  */
-export function assignOrderKeys(keys: readonly string[], previous: ReadonlyMap<string, string>): string[] {
+export function assignOrderKeys(keys: readonly string[], previous: (key: string) => string | undefined): string[] {
   const kept: (string | null)[] = new Array<string | null>(keys.length).fill(null);
   let last: string | null = null;
   for (let i = 0; i < keys.length; i++) {
-    const old = previous.get(keys[i] as string);
+    const old = previous(keys[i] as string);
     if (old !== undefined && (last === null || old > last)) {
       kept[i] = old;
       last = old;

@@ -11,11 +11,13 @@ import { readCommitObject } from '../git/read-commit-object.js';
 import { readPath } from '../git/read-path.js';
 import { readRef } from '../git/read-ref.js';
 import type { TreeEdit } from '../git/tree-edit.js';
-import { updateTree } from '../git/update-tree.js';
-import { writeBlob } from '../git/write-blob.js';
-import { writeCommit } from '../git/write-commit.js';
+import type { CommitObject } from '../git/commit-object.js';
+import { checkCommit, checkIdentity, encodeCommit } from '../git/internal/commit-codec.js';
+import { prepareObject, storeObject } from '../git/internal/object-io.js';
+import { planTreeEdits, storeTrees } from '../git/internal/plan-tree-edits.js';
 import { calleesDir, childrenDir, decodeSessionName, idOfIndexEntry, indexEntryName, nodePath, sessionDir } from './internal/dag-layout.js';
 import { deepFreeze } from './internal/deep-freeze.js';
+import { inBatches } from '../git/internal/in-batches.js';
 
 /** Options of {@link GitNodeStore}. */
 export interface GitNodeStoreOptions {
@@ -79,7 +81,7 @@ function checkWrite(change: StoreWrite): void {
  * @remarks
  * Writes to different sessions race on the one ref; the loser re-checks its own session record and, when it is
  * unchanged, rebuilds its write on the new state (up to `maxAttempts`). Two writes from the same version of one
- * session: exactly one wins, the other gets {@link DagConflictError} and nothing of it is visible.
+ * session: exactly one wins, the other gets `DagConflictError` (`@ctxgit/dag`) and nothing of it is visible.
  * See `/docs/git-layout.md` for every path.
  *
  * @example
@@ -109,10 +111,12 @@ export class GitNodeStore implements NodeStore {
     assertRefName(ref);
     const maxAttempts = options.maxAttempts ?? 100;
     if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) throw new InvalidArgumentError({ argument: 'options.maxAttempts', reason: 'is not a whole number >= 1' });
+    const author = options.author ?? { name: 'ctxgit', email: 'ctxgit@localhost' };
+    checkIdentity('options.author', { name: author.name, email: author.email, timestamp: 0, timezoneOffset: 0 });
     this.ctx = ctx;
     this.ref = ref;
     this.#clock = options.clock ?? (() => Date.now());
-    this.#author = options.author ?? { name: 'ctxgit', email: 'ctxgit@localhost' };
+    this.#author = { name: author.name, email: author.email };
     this.#maxAttempts = maxAttempts;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -199,19 +203,20 @@ export class GitNodeStore implements NodeStore {
   /**
    * Atomically stores `change.nodes` and replaces the session record: one git commit on the DAG ref.
    *
-   * @throws {@link DagConflictError} when the stored record's version is not `change.expected`'s (or the session
-   *   exists on a create); {@link DuplicateIdError} when a node id is taken; {@link InvalidArgumentError} when
+   * @throws `DagConflictError` (`@ctxgit/dag`) when the stored record's version is not `change.expected`'s (or the session
+   *   exists on a create); `DuplicateIdError` (`@ctxgit/dag`) when a node id is taken; `InvalidArgumentError` (`@ctxgit/dag`) when
    *   `next` does not follow `expected`; `RefConflictError` (`E_GIT_REF_CONFLICT`) when other writers kept the ref
    *   busy for `maxAttempts` tries, or a crashed writer's lock is left (see `recoverStaleLocks`).
    */
   async write(change: StoreWrite): Promise<void> {
     checkWrite(change);
     const { expected, next, nodes } = change;
-    const blobs = await Promise.all(nodes.map((n) => writeBlob(this.ctx, canonicalJson(n))));
-    const record = await writeBlob(this.ctx, canonicalJson(next));
-    const edits: TreeEdit[] = [{ path: [...sessionDir(next.id), 'session.json'], oid: record, type: 'blob' }];
+    const blobs = nodes.map((n) => prepareObject('blob', Buffer.from(canonicalJson(n), 'utf8')));
+    const record = prepareObject('blob', Buffer.from(canonicalJson(next), 'utf8'));
+    const staged = new Set([record.oid, ...blobs.map((b) => b.oid)]);
+    const edits: TreeEdit[] = [{ path: [...sessionDir(next.id), 'session.json'], oid: record.oid, type: 'blob' }];
     nodes.forEach((n, i) => {
-      const oid = blobs[i] ?? null;
+      const oid = blobs[i]?.oid ?? null;
       const dir = n.predecessor !== undefined ? childrenDir(n.predecessor) : n.caller !== undefined ? calleesDir(n.caller) : [...sessionDir(n.session), 'roots'];
       edits.push({ path: nodePath(n.id), oid, type: 'blob' }, { path: [...dir, indexEntryName(n.seq, n.id)], oid, type: 'blob' });
     });
@@ -230,14 +235,19 @@ export class GitNodeStore implements NodeStore {
       if (root !== null) {
         for (const n of nodes) if ((await readPath(this.ctx, root, nodePath(n.id))) !== undefined) throw new DuplicateIdError({ id: n.id });
       }
-      const tree = await updateTree(this.ctx, root, edits);
+      const plan = await planTreeEdits(this.ctx, root, edits, staged);
       const now = this.#clock();
       if (!Number.isFinite(now)) throw new InvalidArgumentError({ argument: 'options.clock', reason: `returned ${String(now)}, not milliseconds since the epoch` });
       const timestamp = Math.max(0, Math.floor(now / 1000));
       const who = { ...this.#author, timestamp, timezoneOffset: 0 };
-      const commit = await writeCommit(this.ctx, { tree, parents: head === null ? [] : [head], message, author: who });
+      const commitObject: CommitObject = { tree: plan.root, parents: head === null ? [] : [head], message, author: who };
+      checkCommit(commitObject);
+      const commit = prepareObject('commit', encodeCommit(commitObject));
+      // every object of the write is stored (in bounded batches) before the ref moves
+      await inBatches([record, ...blobs, commit], async (o) => storeObject(this.ctx, o));
+      await storeTrees(this.ctx, plan.trees);
       try {
-        await compareAndSwapRef(this.ctx, this.ref, head, commit);
+        await compareAndSwapRef(this.ctx, this.ref, head, commit.oid);
         return;
       } catch (err) {
         if (!(err instanceof RefConflictError) || attempt >= this.#maxAttempts) throw err;

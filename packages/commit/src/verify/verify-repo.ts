@@ -2,7 +2,7 @@ import { InvalidOptionError } from '../errors.js';
 import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import type { GitContext } from '../git/git-context.js';
 import { readRef } from '../git/read-ref.js';
-import { Repo } from '../repo.js';
+import type { Repo } from '../repo.js';
 import { checkContextCommits } from './internal/check-commits.js';
 import { checkDag, snapshotAt } from './internal/check-dag.js';
 import { checkFiles } from './internal/check-files.js';
@@ -12,6 +12,11 @@ import { createVerifier, report } from './internal/verifier.js';
 import type { VerifyOptions, VerifyReport } from './verify-report.js';
 
 const OID = /^[0-9a-f]{40}$/u;
+
+/** A JSON-safe description of a bad argument (a bigint or symbol cannot go into an error's data). */
+function describe(value: unknown): string {
+  return typeof value === 'string' ? value.slice(0, 100) : typeof value;
+}
 
 function isContext(value: unknown): value is GitContext {
   if (typeof value !== 'object' || value === null) return false;
@@ -69,15 +74,15 @@ async function checkAppendOnly(v: Verifier, dag: Awaited<ReturnType<typeof check
  * ```
  */
 export async function verifyRepo(target: Repo | GitContext, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const ctx = target instanceof Repo ? target.git : target;
+  const ctx: unknown = isContext(target) ? target : typeof target === 'object' && target !== null ? (target as { git?: unknown }).git : undefined;
   if (!isContext(ctx)) throw new InvalidOptionError('target', typeof target, 'a Repo from openRepo or a GitContext from openGit');
-  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', options, '{ previous?, record?, dagRef? }');
+  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', typeof options, '{ previous?, record?, dagRef? }');
   const { previous, record = false, dagRef = 'refs/ctxgit/dag' } = options;
   if (previous !== undefined && previous !== null && (typeof previous !== 'string' || !OID.test(previous))) {
-    throw new InvalidOptionError('previous', previous, 'a token from an earlier VerifyReport (40 lowercase hex digits) or null');
+    throw new InvalidOptionError('previous', describe(previous), 'a token from an earlier VerifyReport (40 lowercase hex digits) or null');
   }
-  if (typeof record !== 'boolean') throw new InvalidOptionError('record', record, 'a boolean');
-  if (typeof dagRef !== 'string' || !dagRef.startsWith('refs/')) throw new InvalidOptionError('dagRef', dagRef, 'a full ref name, refs/...');
+  if (typeof record !== 'boolean') throw new InvalidOptionError('record', describe(record), 'a boolean');
+  if (typeof dagRef !== 'string' || !dagRef.startsWith('refs/')) throw new InvalidOptionError('dagRef', describe(dagRef), 'a full ref name, refs/...');
   const v = createVerifier({ fs: ctx.fs, gitdir: ctx.gitdir, cache: {} });
   await checkFiles(v);
   const dag = await checkDag(v, dagRef);

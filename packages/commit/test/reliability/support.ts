@@ -82,9 +82,14 @@ export async function fileSnapshot(fs: FsLike, dir: string): Promise<string[]> {
   return out;
 }
 
-/** True for an error of ctxgit (a CommitError or DagError with a string code), not a raw errno or TypeError. */
+/**
+ * True for an error of ctxgit: an Error subclass with a stable `E_*` code and a `data` payload (CommitError, DagError,
+ * and the other packages' error classes); false for a raw errno (`code: 'ENOSPC'`), a TypeError or a RangeError.
+ */
 export function isTyped(err: unknown): err is { code: string } {
-  return (err instanceof CommitError || err instanceof DagError) && typeof err.code === 'string' && err.code.startsWith('E_');
+  if (err instanceof CommitError || err instanceof DagError) return err.code.startsWith('E_');
+  const e = err as { code?: unknown; data?: unknown };
+  return err instanceof Error && err.constructor !== Error && typeof e.code === 'string' && /^E_[A-Z0-9_]+$/u.test(e.code) && typeof e.data === 'object' && e.data !== null;
 }
 
 /** A small seeded PRNG (mulberry32): same seed, same sequence. */

@@ -1,4 +1,5 @@
 import type { Block } from '../item.js';
+import { headOf } from '../head-of.js';
 import { isFailedResult } from '../is-failed-result.js';
 import type { ResolvedRulesOptions } from '../options.js';
 
@@ -8,11 +9,11 @@ const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 export function agedBlocks(blocks: readonly Block[], outputChars: number | undefined, o: ResolvedRulesOptions): Block[] {
   return blocks.map((b): Block => {
     if (b.type === 'tool_call') {
-      return b.arguments.length > o.callArgsChars ? { ...b, arguments: `${b.arguments.slice(0, o.callArgsChars)}…` } : b;
+      return b.arguments.length > o.callArgsChars ? { ...b, arguments: `${headOf(b.arguments, o.callArgsChars)}…` } : b;
     }
     if (b.type === 'tool_result') {
       const line = oneLine(b.output);
-      const shown = line.length > o.stubChars ? `${line.slice(0, o.stubChars)}…` : line;
+      const shown = line.length > o.stubChars ? `${headOf(line, o.stubChars)}…` : line;
       const stub = `[tool ${b.name}] output: ${shown} (${outputChars ?? b.output.length} chars)`;
       // A recognized failure keeps saying so once its text is gone.
       const failed = isFailedResult(b.output, b.isError);

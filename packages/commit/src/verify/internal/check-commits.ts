@@ -28,7 +28,7 @@ interface CheckedItem {
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 const STATES = new Set(['full', 'aged', 'cleared', 'summarized', 'summary']);
-const FILE = /^(\d{9}(?:\.\d*[1-9])?)-(.+)\.json$/u;
+const FILE = /^(\d{9}(?:\d*[1-9])?)-(.+)\.json$/u;
 const OID = /^[0-9a-f]{40}$/u;
 
 function itemProblem(value: unknown): string | undefined {
@@ -158,7 +158,9 @@ async function checkOne(v: Verifier, dag: DagModel, oid: string, cache: Map<stri
   }
   for (const it of list) {
     const path = `${oid}:item ${it.key}`;
-    if (it.state !== 'summary' && it.origin === undefined) report(v, 'E_VERIFY_ORIGIN_MISSING', path, 'an item from a DAG node without the oid of its original');
+    // an attached copy of a source's summary item has no DAG node of its own
+    const attachedSummary = it.attachedFrom !== undefined && !dag.nodes.has(it.sourceNodeId);
+    if (it.state !== 'summary' && it.origin === undefined && !attachedSummary) report(v, 'E_VERIFY_ORIGIN_MISSING', path, 'an item from a DAG node without the oid of its original');
     if (it.origin !== undefined) await checkOrigin(v, dag, origins, path, it);
     if (it.state === 'summarized' && (it.mergedInto === undefined || byKey.get(it.mergedInto)?.state !== 'summary')) {
       report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `summarized, but its summary ${String(it.mergedInto)} is not in the commit`);

@@ -1,0 +1,29 @@
+import type { Clock, IdGenerator } from '@ctxgit/dag';
+import type { BandOptions, Rule } from '@ctxgit/rules';
+import type { ModelTable } from '@ctxgit/tokenize';
+
+/** How a session's operations behave; not stored, so give them again to {@link Repo.openSession}. */
+export interface SessionOptions {
+  /** The rule pipeline. @defaultValue `defaultRules()` of `@ctxgit/rules` */
+  readonly rules?: readonly Rule[];
+  /** The occupancy band of the fold rule. @defaultValue the pipeline's defaults (fold at 0.8, down to 0.5) */
+  readonly band?: BandOptions;
+  /** Milliseconds since the epoch for node `createdAt`, commit times and the rules' `now`. @defaultValue the repository's clock */
+  readonly clock?: Clock;
+  /** Node id generator. @defaultValue `defaultNodeId` of `@ctxgit/dag` (sha256 of session and seq) */
+  readonly ids?: IdGenerator;
+  /** Extra entries for the model table. @defaultValue none */
+  readonly models?: ModelTable;
+}
+
+/** Options of {@link Repo.createSession}; `model`, `window`, `budget` and `outputReserve` are stored with the session. */
+export interface CreateSessionOptions extends SessionOptions {
+  /** `"provider:model"`, e.g. `anthropic:claude-sonnet-4-5`. */
+  readonly model: string;
+  /** Context window in tokens, overriding the model table's (required for a model the table lacks, unless `budget` is given). @defaultValue the table's */
+  readonly window?: number;
+  /** Tokens the history may occupy, overriding the budget derived from the window. @defaultValue window − outputReserve */
+  readonly budget?: number;
+  /** Tokens kept free for the reply when deriving the budget. @defaultValue min(model's max output, window / 4) */
+  readonly outputReserve?: number;
+}

@@ -1,0 +1,110 @@
+import type { FsFileHandleLike, FsLike, FsPromisesLike } from '../../src/index.js';
+
+/** The kinds of fs operation a fault can hit. `write` covers `writeFile` and a handle's write; `fsync` a handle's datasync. */
+export type FaultOp = 'write' | 'rename' | 'mkdir' | 'fsync' | 'read' | 'open' | 'unlink' | 'stat' | 'readdir';
+
+export const FAULT_OPS: readonly FaultOp[] = ['write', 'rename', 'mkdir', 'fsync', 'read', 'open', 'unlink', 'stat', 'readdir'];
+
+/**
+ * What happens at the faulted operation: an errno (the disk said no, once; the process goes on), a `crash` (the
+ * operation never happens and every later call fails: the process died there), or `torn` (a crash in the middle of a
+ * write: the first half of the bytes reach the file).
+ */
+export type FaultMode = 'ENOSPC' | 'EIO' | 'EACCES' | 'crash' | 'torn';
+
+export const ERRNOS: readonly FaultMode[] = ['ENOSPC', 'EIO', 'EACCES'];
+
+const ERRNO_NUMBERS: Record<string, number> = { ENOSPC: -28, EIO: -5, EACCES: -13 };
+
+/** What a dead process's calls would see, if it could see anything. */
+export class ProcessCrashed extends Error {
+  readonly code = 'ECRASHED';
+}
+
+/** One operation as the wrapper saw it. */
+export interface SeenOp {
+  readonly op: FaultOp;
+  readonly index: number;
+  readonly path: string;
+}
+
+/**
+ * Wraps an fs (node's or memfs) so that the `index`-th operation of kind `op` (counted from {@link FaultFs.arm})
+ * fails as `mode` says. Counts every operation by kind, so a dry run tells how many operations a call makes.
+ */
+export class FaultFs {
+  readonly fs: FsLike;
+  readonly seen: SeenOp[] = [];
+  counts: Record<FaultOp, number> = FaultFs.zero();
+  crashed = false;
+  /** Faults injected so far. */
+  injected = 0;
+  #target: { op: FaultOp; index: number; mode: FaultMode } | undefined;
+
+  static zero(): Record<FaultOp, number> {
+    return { write: 0, rename: 0, mkdir: 0, fsync: 0, read: 0, open: 0, unlink: 0, stat: 0, readdir: 0 };
+  }
+
+  constructor(inner: FsLike) {
+    const p = inner.promises;
+    const gate = async <T>(op: FaultOp, path: string, run: () => Promise<T>, torn?: () => Promise<unknown>): Promise<T> => {
+      if (this.crashed) throw new ProcessCrashed(`the process is dead (${op} ${path})`);
+      const index = this.counts[op]++;
+      this.seen.push({ op, index, path });
+      const t = this.#target;
+      if (t !== undefined && t.op === op && t.index === index) {
+        this.#target = undefined;
+        this.injected++;
+        if (t.mode !== 'crash' && t.mode !== 'torn') {
+          throw Object.assign(new Error(`${t.mode}: injected fault, ${op} '${path}'`), { code: t.mode, errno: ERRNO_NUMBERS[t.mode], syscall: op, path });
+        }
+        this.crashed = true;
+        if (t.mode === 'torn' && torn !== undefined) await torn();
+        throw new ProcessCrashed(`crashed at ${op} #${index} ${path}`);
+      }
+      return run();
+    };
+    const half = (d: Uint8Array | string): Uint8Array => {
+      const bytes = typeof d === 'string' ? Buffer.from(d, 'utf8') : d;
+      return bytes.subarray(0, Math.floor(bytes.length / 2));
+    };
+    const handle = (h: FsFileHandleLike, path: string): FsFileHandleLike => ({
+      writeFile: (d) => gate('write', path, () => h.writeFile(d), () => h.writeFile(half(d))),
+      datasync: () => gate('fsync', path, () => h.datasync()),
+      // a dead process's descriptors are closed by the kernel
+      close: () => h.close(),
+    });
+    const promises: FsPromisesLike = {
+      readFile: (path) => gate('read', path, () => p.readFile(path)),
+      writeFile: (path, d, o) => gate('write', path, () => p.writeFile(path, d, o), () => p.writeFile(path, half(d), o)),
+      open: (path, f) => gate('open', path, async () => handle(await p.open(path, f), path)),
+      rename: (a, b) => gate('rename', `${a} -> ${b}`, () => p.rename(a, b)),
+      unlink: (path) => gate('unlink', path, () => p.unlink(path)),
+      mkdir: (path, o) => gate('mkdir', path, () => p.mkdir(path, o)),
+      readdir: (path) => gate('readdir', path, () => p.readdir(path)),
+      stat: (path) => gate('stat', path, () => p.stat(path)),
+      lstat: (path) => gate('stat', path, () => p.lstat(path)),
+      rmdir: (path) => gate('unlink', path, () => p.rmdir(path)),
+    };
+    this.fs = { promises };
+  }
+
+  /** Starts counting from zero and arms one fault: operation number `index` (0-based) of kind `op` fails as `mode`. */
+  arm(op: FaultOp, index: number, mode: FaultMode): void {
+    this.counts = FaultFs.zero();
+    this.seen.length = 0;
+    this.#target = { op, index, mode };
+  }
+
+  /** Starts counting from zero with no fault armed. */
+  count(): void {
+    this.counts = FaultFs.zero();
+    this.seen.length = 0;
+    this.#target = undefined;
+  }
+
+  /** True while the armed fault has not been reached. */
+  get pending(): boolean {
+    return this.#target !== undefined;
+  }
+}
