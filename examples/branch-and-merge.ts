@@ -1,10 +1,10 @@
 // Branch and merge from code: edit a question (a sibling `< 2/2 >`), switch back, fork a session at a node, and merge
 // the fork back with a multi-parent commit. The "model" is a stand-in so that the run is deterministic.
 // Run: node --conditions=@ctxgit/source --import tsx examples/branch-and-merge.ts
-import type { ContextCommit, Session } from '../packages/commit/src/index.js';
-import type { Node } from '../packages/dag/src/index.js';
-import { openRepo } from '../packages/commit/src/index.js';
-import { render } from '../packages/render/src/index.js';
+import type { ContextCommit, Session } from '@ctxgit/commit';
+import type { Node } from '@ctxgit/dag';
+import { openRepo } from '@ctxgit/commit';
+import { render } from '@ctxgit/render';
 
 let now = Date.UTC(2025, 0, 1);
 const repo = await openRepo({ memory: true, clock: () => (now += 60_000) });

@@ -1,8 +1,8 @@
 // The smallest embedding: each model call is made from a ContextCommit, rendered for the provider. Run:
 // ANTHROPIC_API_KEY=... node --conditions=@ctxgit/source --import tsx examples/minimal.ts
 import Anthropic from '@anthropic-ai/sdk';
-import { openRepo } from '../packages/commit/src/index.js';
-import { render } from '../packages/render/src/index.js';
+import { openRepo } from '@ctxgit/commit';
+import { render } from '@ctxgit/render';
 
 const repo = await openRepo({ dir: '.ctxgit' }); // a bare git repository, created when missing
 const chat = (await repo.listSessions()).includes('chat')

@@ -25,6 +25,8 @@ export type { AttachRequest, CheckoutOptions, ExpandOptions, ForkSessionOptions,
 export type { LogEntry } from './log-entry.js';
 export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 export { canonicalJson } from './canonical-json.js';
+export { diffCommits } from './diff-commits.js';
+export type { CommitDiff, ItemChange } from './diff-commits.js';
 export { verifyRepo } from './verify/verify-repo.js';
 export type { VerifyCounts, VerifyIssue, VerifyIssueCode, VerifyOptions, VerifyReport } from './verify/verify-report.js';
 export { GitNodeStore } from './store/git-node-store.js';

@@ -29,6 +29,7 @@ it('exports exactly the public API', async () => {
     'VerificationError',
     'canonicalJson',
     'compareAndSwapRef',
+    'diffCommits',
     'hasObject',
     'listRefs',
     'listTree',

@@ -15,6 +15,8 @@ interface GNode {
   readonly key: string;
   readonly step: boolean;
   readonly text: string;
+  /** A step's blocks (the memo key of its tokens). */
+  readonly blocks?: readonly Block[];
   readonly call?: Call;
   readonly result?: Result;
   /** Graph index of the step that issued a result; -1 when none. */
@@ -34,6 +36,21 @@ const STEP = 3;
 const KINDS: readonly SpanEdgeKind[] = ['call', 'reuse', 'round', 'step'];
 /** Dijkstra costs by kind: reuse 1, call 2, round 3, step 2. */
 const COST: readonly number[] = [2, 1, 3, 2];
+
+/** Per-content memos (pure functions of immutable blocks, so keyed by the block objects). */
+const textMemo = new WeakMap<readonly Block[], string>();
+const tokenMemo = new WeakMap<object, ReadonlySet<string>>();
+const failMemo = new WeakMap<Result, boolean>();
+const opMemo = new WeakMap<Result, { readonly call: Call | undefined; readonly op: Operation; readonly callKey: string }>();
+/** Shared tokens of a result with the token set of the step that follows it (a result meets one step only). */
+const sharedMemo = new WeakMap<Result, { readonly mine: ReadonlySet<string>; readonly shared: readonly string[] }>();
+const stepMemo = new WeakMap<readonly Block[], { readonly calls: readonly (Call | undefined)[]; readonly set: ReadonlySet<string> }>();
+
+const tokensOf = (key: object, text: string): ReadonlySet<string> => {
+  let t = tokenMemo.get(key);
+  if (t === undefined) tokenMemo.set(key, (t = distinctiveTokens(text)));
+  return t;
+};
 
 /** Edges in compressed rows: node i's dependencies are `to[start[i] .. start[i + 1])`. */
 interface Deps {
@@ -80,7 +97,9 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     if (it.role === 'assistant') {
       indexOf.set(it.key, g.length);
       lastStep = g.length;
-      g.push({ key: it.key, step: true, text: textOf(it.blocks), round: -1 });
+      let text = textMemo.get(it.blocks);
+      if (text === undefined) textMemo.set(it.blocks, (text = textOf(it.blocks)));
+      g.push({ key: it.key, step: true, text, blocks: it.blocks, round: -1 });
     } else if (it.role === 'tool') {
       const call = it.blocks.find((b): b is Call => b.type === 'tool_call');
       const result = it.blocks.find((b): b is Result => b.type === 'tool_result');
@@ -107,12 +126,15 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
       else list.push(i);
     }
   }
-  const stepTokens = (i: number): Set<string> => {
-    const set = distinctiveTokens((g[i] as GNode).text);
-    for (const r of resultsOf.get(i) ?? []) {
-      const c = (g[r] as GNode).call;
-      if (c !== undefined) for (const t of distinctiveTokens(c.arguments)) set.add(t);
-    }
+  const stepTokens = (i: number): ReadonlySet<string> => {
+    const n = g[i] as GNode;
+    const calls = (resultsOf.get(i) ?? []).map((r) => (g[r] as GNode).call);
+    const blocks = n.blocks as readonly Block[];
+    const hit = stepMemo.get(blocks);
+    if (hit !== undefined && hit.calls.length === calls.length && hit.calls.every((c, k) => c === calls[k])) return hit.set;
+    const set = new Set(tokensOf(blocks, n.text));
+    for (const c of calls) if (c !== undefined) for (const t of tokensOf(c, c.arguments)) set.add(t);
+    stepMemo.set(blocks, { calls, set });
     return set;
   };
   // Dependencies (out-edges toward earlier nodes) in compressed rows: node i owns edges start[i]..start[i+1].
@@ -135,15 +157,23 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
       addDep(prevStep, 1, STEP);
       const mine = stepTokens(i);
       for (const r of resultsOf.get(prevStep) ?? []) {
-        const shared: string[] = [];
-        if ((g[r] as GNode).result !== undefined) {
-          // Each result is compared with one step only (the next), so its lower-cased text is not kept.
-          const text = (g[r] as GNode).text.toLowerCase();
-          for (const t of mine) if (containsToken(text, t)) shared.push(t);
+        let shared: readonly string[] = [];
+        const res = (g[r] as GNode).result;
+        if (res !== undefined) {
+          const hit = sharedMemo.get(res);
+          if (hit !== undefined && hit.mine === mine) shared = hit.shared;
+          else {
+            // Each result is compared with one step only (the next), so its lower-cased text is not kept.
+            const text = (g[r] as GNode).text.toLowerCase();
+            const found: string[] = [];
+            for (const t of mine) if (containsToken(text, t)) found.push(t);
+            shared = found.sort();
+            sharedMemo.set(res, { mine, shared });
+          }
         }
         if (shared.length > 0) {
           addDep(r, 2, REUSE);
-          reused.set((g[r] as GNode).key, shared.sort());
+          reused.set((g[r] as GNode).key, shared);
         } else addDep(r, 0, ROUND);
       }
     }
@@ -212,17 +242,24 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
   for (let i = 0; i < V; i++) {
     const n = g[i] as GNode;
     if (n.step || n.result === undefined) continue;
-    const isFail = isFailedResult(n.result.output, n.result.isError);
+    let isFail = failMemo.get(n.result);
+    if (isFail === undefined) failMemo.set(n.result, (isFail = isFailedResult(n.result.output, n.result.isError)));
     if (isFail) failed.add(n.key);
-    const name = n.call?.name ?? n.result.name;
-    const args = n.call?.arguments ?? '';
-    const op = operationPaths(name, args, n.result.output);
+    let o = opMemo.get(n.result);
+    if (o === undefined || o.call !== n.call) {
+      const name = n.call?.name ?? n.result.name;
+      const args = n.call?.arguments ?? '';
+      o = { call: n.call, op: operationPaths(name, args, n.result.output), callKey: `${name}\u0000${args}` };
+      opMemo.set(n.result, o);
+    }
+    const op = o.op;
     ops[i] = op;
-    settle(pendingByCall, `${name}\u0000${args}`, i, isFail);
+    settle(pendingByCall, o.callKey, i, isFail);
     for (const p of op.paths) settle(pendingByPath, canonical(p), i, isFail);
   }
 
-  const continuation = continuationView(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain), allowance);
+  // The continuation view is built on first read: protection never needs it.
+  let continuation: ContinuationView | undefined;
   // Node and edge lists are built on first read: the rules never need them.
   let nodes: string[] | undefined;
   let edges: SpanEdge[] | undefined;
@@ -247,7 +284,9 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     superseded,
     failed,
     reused,
-    continuation,
+    get continuation(): ContinuationView {
+      return (continuation ??= continuationView(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain), allowance));
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Node } from '@ctxgit/dag';
-import { checkInvariants } from './invariants.js';
+import { checkInvariants, extendValid } from './invariants.js';
 import { diffCounts } from './diff-counts.js';
 import { firstChanged } from './first-changed.js';
 import { totals } from './totals.js';
@@ -59,12 +59,22 @@ export function executePipeline(
     },
   };
   let cur: readonly ContextItem[] = added.length === 0 ? parentItems : [...parentItems, ...added];
+  extendValid(parentItems, cur);
   const reports: RuleReport[] = [];
   for (const rule of rules) {
     const raw = rule.apply(cur, ctx);
-    const before = new Map(cur.map((it) => [it.key, it] as const));
-    const next = raw === cur ? cur : raw.map((it) => {
-      const p = before.get(it.key);
+    const prev = cur;
+    // Items of the same key at the same index are found without a map; the map is built only when a rule moved keys.
+    let before: Map<string, ContextItem> | undefined;
+    const prior = (it: ContextItem, i: number): ContextItem | undefined => {
+      const q = prev[i];
+      if (q !== undefined && q.key === it.key) return q;
+      before ??= new Map(prev.map((x) => [x.key, x] as const));
+      return before.get(it.key);
+    };
+    const next = raw === cur ? cur : raw.map((it, i) => {
+      if (prev[i] === it) return it;
+      const p = prior(it, i);
       if (p === it) return it;
       const tokens = p !== undefined && p.blocks === it.blocks ? p.tokens : countTokens(it.blocks);
       return tokens === it.tokens ? it : { ...it, tokens };

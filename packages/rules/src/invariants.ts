@@ -4,11 +4,31 @@ import type { ContextItem, ItemState } from './item.js';
 
 const RANK: Record<ItemState, number> = { full: 0, aged: 1, cleared: 2, summarized: 3, summary: -1 };
 
+/** Lists known to satisfy every whole-list invariant (each was checked as a successor, or extended from one with new items). */
+const valid = new WeakSet<readonly ContextItem[]>();
+const folding = (it: ContextItem): boolean => it.state === 'summary' || it.state === 'summarized';
+
+/** Records that `list` is `base` plus new non-summary items with fresh keys, so it is as valid as `base`. */
+export function extendValid(base: readonly ContextItem[], list: readonly ContextItem[]): void {
+  if (valid.has(base)) valid.add(list);
+}
+
 /** Throws `RulesInvariantError` naming `rule` when `next` is not a legal successor of `prev`. */
 export function checkInvariants(rule: string, prev: readonly ContextItem[], next: readonly ContextItem[]): void {
   const fail = (invariant: ConstructorParameters<typeof RulesInvariantError>[1], key: string, detail: string): never => {
     throw new RulesInvariantError(rule, invariant, key, detail);
   };
+  if (aligned(prev, next)) {
+    // Same keys at the same places and no summary or summarized item touched: the whole-list invariants hold as
+    // they held for `prev`, so only the changed items are checked, in the order the full check meets them.
+    for (let i = 0; i < prev.length; i++) {
+      const p = prev[i] as ContextItem;
+      const n = next[i] as ContextItem;
+      if (p !== n) checkItem(p, n, fail);
+    }
+    valid.add(next);
+    return;
+  }
   const nextByKey = new Map<string, ContextItem>();
   for (const it of next) {
     if (nextByKey.has(it.key)) fail('duplicate_key', it.key, 'two items share the key');
@@ -27,11 +47,7 @@ export function checkInvariants(rule: string, prev: readonly ContextItem[], next
       if (!absorbed) fail('vanished', p.key, p.state === 'summary' ? 'a summary was dropped while its originals were not re-folded' : 'an item was dropped');
       continue;
     }
-    if (p.locked && !deepEqual(p, n)) fail('locked_changed', p.key, 'a locked item was modified');
-    if (n.role !== p.role || n.sourceNodeId !== p.sourceNodeId) fail('locked_changed', p.key, 'role or source node changed');
-    if (p.state === 'summary' ? n.state !== 'summary' : n.state === 'summary' || RANK[n.state] < RANK[p.state]) {
-      fail('loosened', p.key, `state went from ${p.state} to ${n.state}`);
-    }
+    checkItem(p, n, fail);
   }
   let j = 0;
   const prevOrder = prev.filter((it) => it.state !== 'summary');
@@ -65,4 +81,25 @@ export function checkInvariants(rule: string, prev: readonly ContextItem[], next
   let prevLatestUser: ContextItem | undefined;
   for (const p of prev) if (p.role === 'user' && p.state !== 'summary' && p.state !== 'summarized') prevLatestUser = p;
   if (prevLatestUser !== undefined && latestUser?.key !== prevLatestUser.key) fail('protected_folded', prevLatestUser.key, 'the latest user turn was folded');
+  valid.add(next);
+}
+
+/** Whether `prev` is known valid and `next` holds the same keys at the same places, changing no summary or summarized item. */
+function aligned(prev: readonly ContextItem[], next: readonly ContextItem[]): boolean {
+  if (!valid.has(prev) || prev.length !== next.length) return false;
+  for (let i = 0; i < prev.length; i++) {
+    const p = prev[i] as ContextItem;
+    const n = next[i] as ContextItem;
+    if (p !== n && (p.key !== n.key || folding(p) || folding(n))) return false;
+  }
+  return true;
+}
+
+/** The per-item invariants: a locked item unchanged, role and source kept, the state only tightened. */
+function checkItem(p: ContextItem, n: ContextItem, fail: (invariant: 'locked_changed' | 'loosened', key: string, detail: string) => never): void {
+  if (p.locked && !deepEqual(p, n)) fail('locked_changed', p.key, 'a locked item was modified');
+  if (n.role !== p.role || n.sourceNodeId !== p.sourceNodeId) fail('locked_changed', p.key, 'role or source node changed');
+  if (p.state === 'summary' ? n.state !== 'summary' : n.state === 'summary' || RANK[n.state] < RANK[p.state]) {
+    fail('loosened', p.key, `state went from ${p.state} to ${n.state}`);
+  }
 }

@@ -27,6 +27,7 @@ export function capRule(options: RulesOptions = {}): Rule {
       let out: ContextItem[] | undefined;
       items.forEach((it, i) => {
         if (it.role !== 'tool' || it.state !== 'full' || it.locked || it.pinned === true) return;
+        if (!it.blocks.some((b) => b.type === 'tool_result' && b.output.length > o.capChars)) return;
         let changed = false;
         const blocks = it.blocks.map((b): Block => {
           if (b.type !== 'tool_result' || b.output.length <= o.capChars) return b;
