@@ -86,6 +86,15 @@ function message(out: string[], m: unknown): void {
 }
 const lines = (file: string): unknown[] => readFileSync(file, 'utf8').split('\n').map(parse);
 
+/** Share of the corpus texts a quick run measures: every QUICK_STRIDE-th text. */
+const QUICK_STRIDE = 10;
+
+/** The texts a run measures: the whole corpus, or every {@link QUICK_STRIDE}-th text for a quick run. */
+function benchTexts(quick: boolean): string[] {
+  const all = corpusTexts();
+  return quick ? all.filter((_, i) => i % QUICK_STRIDE === 0) : all;
+}
+
 /** Every message text of the shared corpus (same extraction as the tokenize tests). */
 function corpusTexts(): string[] {
   const out: string[] = [];
@@ -146,8 +155,8 @@ const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 
 const round = (x: number, digits = 2): number => Number(x.toFixed(digits));
 
 /** Child-process entry: one cold measurement, printed as JSON. */
-async function coldChild(contender: TokenizeContender, encoding: EncodingName): Promise<void> {
-  const texts = corpusTexts();
+async function coldChild(contender: TokenizeContender, encoding: EncodingName, quick: boolean): Promise<void> {
+  const texts = benchTexts(quick);
   const start = process.hrtime.bigint();
   const count = await counterFor(contender, encoding);
   let total = 0;
@@ -155,8 +164,8 @@ async function coldChild(contender: TokenizeContender, encoding: EncodingName): 
   process.stdout.write(JSON.stringify({ ms: ms(start), total }));
 }
 
-function coldRun(contender: TokenizeContender, encoding: EncodingName): { ms: number; total: number } {
-  const child = spawnSync(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', SELF, '--cold', contender, encoding], {
+function coldRun(contender: TokenizeContender, encoding: EncodingName, quick: boolean): { ms: number; total: number } {
+  const child = spawnSync(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', SELF, '--cold', contender, encoding, ...(quick ? ['--quick'] : [])], {
     cwd: path.dirname(path.dirname(SELF)),
     encoding: 'utf8',
     maxBuffer: 1 << 20,
@@ -169,7 +178,7 @@ function coldRun(contender: TokenizeContender, encoding: EncodingName): { ms: nu
  * Tokenizer throughput on the shared corpus: cold (fresh process, incl. rank load) and warm, for ours, js-tiktoken's
  * own encode, gpt-tokenizer and the tiktoken WASM package, checking that all give equal counts; plus the memo hit cost.
  *
- * @param opts - `quick`: 1 cold and 2 warm runs, no long-piece case; else 3 cold and 7 warm runs
+ * @param opts - `quick`: every 10th corpus text, 1 cold and 2 warm runs, no long-piece case; else the whole corpus, 3 cold and 7 warm runs
  * @returns the figures
  * @example
  * ```ts
@@ -178,7 +187,7 @@ function coldRun(contender: TokenizeContender, encoding: EncodingName): { ms: nu
  * ```
  */
 export async function runTokenizeBench(opts: { quick: boolean }): Promise<TokenizeBenchResult> {
-  const texts = corpusTexts();
+  const texts = benchTexts(opts.quick);
   const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t, 'utf8'), 0);
   const mb = bytes / 1e6;
   const coldRuns = opts.quick ? 1 : 3;
@@ -192,7 +201,7 @@ export async function runTokenizeBench(opts: { quick: boolean }): Promise<Tokeni
     for (const c of CONTENDERS) mismatches += texts.filter((t, i) => counters[c](t) !== oracle[i]).length;
     const figures = {} as Record<TokenizeContender, ContenderFigures>;
     for (const c of CONTENDERS) {
-      const colds = Array.from({ length: coldRuns }, () => coldRun(c, encoding));
+      const colds = Array.from({ length: coldRuns }, () => coldRun(c, encoding, opts.quick));
       const coldMs = median(colds.map((r) => r.ms));
       const passes: number[] = [];
       let total = 0;
@@ -252,7 +261,7 @@ const direct = process.argv[1] !== undefined && path.resolve(process.argv[1]) ==
 if (direct) {
   const args = process.argv.slice(2);
   if (args[0] === '--cold') {
-    await coldChild(args[1] as TokenizeContender, args[2] as EncodingName);
+    await coldChild(args[1] as TokenizeContender, args[2] as EncodingName, args.includes('--quick'));
   } else {
     const result = await runTokenizeBench({ quick: args.includes('--quick') });
     const rows: string[] = [];

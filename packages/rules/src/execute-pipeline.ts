@@ -1,5 +1,5 @@
 import type { Node } from '@ctxgit/dag';
-import { checkInvariants, extendValid } from './invariants.js';
+import { checkInvariants, extendValid, isValid } from './invariants.js';
 import { diffCounts } from './diff-counts.js';
 import { firstChanged } from './first-changed.js';
 import { totals } from './totals.js';
@@ -26,19 +26,30 @@ export function executePipeline(
   const band = resolveBand(context.historyBudget, context.band);
   const rules: readonly Rule[] = context.rules ?? defaultRules();
   const version = pipelineVersion(rules);
-  const keys = new Set<string>();
+  // A list that passed the invariants has unique keys: its key set is built only for many new entries.
+  const checked = isValid(parentItems);
+  let keys: Set<string> | undefined;
   let lastActivity = -Infinity;
   for (const it of parentItems) {
-    if (keys.has(it.key)) throw new RulesInputError('parentItems', `duplicate key ${it.key}`);
-    keys.add(it.key);
+    if (!checked) {
+      keys ??= new Set();
+      if (keys.has(it.key)) throw new RulesInputError('parentItems', `duplicate key ${it.key}`);
+      keys.add(it.key);
+    }
     if (it.touchedAt > lastActivity) lastActivity = it.touchedAt;
   }
+  if (newNodes.length > 16) keys ??= new Set(parentItems.map((it) => it.key));
+  const taken = (key: string): boolean => {
+    if (keys !== undefined) return keys.has(key);
+    for (const p of parentItems) if (p.key === key) return true;
+    return added.some((a) => a.key === key);
+  };
   const added: ContextItem[] = [];
   for (const x of newNodes) {
     const it = isItem(x) ? x : itemFromNode(x as Node, context.tokenizer);
-    if (keys.has(it.key)) throw new RulesInputError('newNodes', `key ${it.key} is already in the list`);
+    if (taken(it.key)) throw new RulesInputError('newNodes', `key ${it.key} is already in the list`);
     if (it.state === 'summary' || it.state === 'summarized') throw new RulesInputError('newNodes', `item ${it.key}: ${it.state} items come only from folding`);
-    keys.add(it.key);
+    keys?.add(it.key);
     added.push(isItem(x) ? { ...it, tokens: countBlockTokens(context.tokenizer, it.blocks) } : it);
   }
   const countTokens = (blocks: ContextItem['blocks']): number => countBlockTokens(context.tokenizer, blocks);
@@ -72,13 +83,21 @@ export function executePipeline(
       before ??= new Map(prev.map((x) => [x.key, x] as const));
       return before.get(it.key);
     };
-    const next = raw === cur ? cur : raw.map((it, i) => {
-      if (prev[i] === it) return it;
-      const p = prior(it, i);
-      if (p === it) return it;
-      const tokens = p !== undefined && p.blocks === it.blocks ? p.tokens : countTokens(it.blocks);
-      return tokens === it.tokens ? it : { ...it, tokens };
-    });
+    // The rule's list, with token counts corrected where the content changed (a copy only when one is).
+    let fixed: ContextItem[] | undefined;
+    if (raw !== cur) {
+      for (let i = 0; i < raw.length; i++) {
+        const it = raw[i] as ContextItem;
+        if (prev[i] === it) continue;
+        const p = prior(it, i);
+        if (p === it) continue;
+        const tokens = p !== undefined && p.blocks === it.blocks ? p.tokens : countTokens(it.blocks);
+        if (tokens === it.tokens) continue;
+        fixed ??= [...raw];
+        fixed[i] = { ...it, tokens };
+      }
+    }
+    const next = raw === cur ? cur : (fixed ?? raw);
     if (next !== cur) checkInvariants(rule.name, cur, next);
     reports.push(diffCounts(rule.name, cur, next));
     cur = next;

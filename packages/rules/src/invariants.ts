@@ -8,6 +8,11 @@ const RANK: Record<ItemState, number> = { full: 0, aged: 1, cleared: 2, summariz
 const valid = new WeakSet<readonly ContextItem[]>();
 const folding = (it: ContextItem): boolean => it.state === 'summary' || it.state === 'summarized';
 
+/** Whether `list` is known to satisfy every whole-list invariant (unique keys, consistent summaries). */
+export function isValid(list: readonly ContextItem[]): boolean {
+  return valid.has(list);
+}
+
 /** Records that `list` is `base` plus new non-summary items with fresh keys, so it is as valid as `base`. */
 export function extendValid(base: readonly ContextItem[], list: readonly ContextItem[]): void {
   if (valid.has(base)) valid.add(list);

@@ -1,65 +1,114 @@
-import { analyzeSpan } from './analyze-span.js';
 import type { ContextItem } from './item.js';
 import type { ResolvedRulesOptions } from './options.js';
 import type { RuleContext } from './rule.js';
-import type { SpanAnalysis } from './span-analysis.js';
+import { SpanScan } from './span-scan.js';
 
-/** What rules must not touch on one list, and the analysis it came from. */
+/** What rules must not touch on one list. Valid for the list it was made for. */
 export interface Protection {
-  /** Keys no rule may age, clear or fold. */
-  readonly keys: ReadonlySet<string>;
+  /** Whether no rule may age, clear or fold `it`, an item of the list. */
+  protects(it: ContextItem): boolean;
   /** Key of the latest (non-summary) user item, if any. */
   readonly latestUser: string | undefined;
-  readonly analysis: SpanAnalysis;
+  /** Whether the tool result `key` is superseded by a later identical call or operation on the same path. */
+  superseded(key: string): boolean;
 }
 
+/** How much of the critical chain is protected: all of it, its newest part within `chainShare`, or none. */
+export type ChainLimit = 'all' | 'share' | 'none';
+
 const memo = new WeakMap<readonly ContextItem[], Map<string, Protection>>();
+/** Graph scans of the sessions seen last (a scan serves the lists of one session, each call costing what changed). */
+const scans: SpanScan[] = [];
+const MAX_SCANS = 8;
 
 const toolName = (it: ContextItem): string | undefined => {
   for (const b of it.blocks) if (b.type === 'tool_call' || b.type === 'tool_result') return b.name.toLowerCase();
   return undefined;
 };
 
-/** How much of the critical chain is protected: all of it, its newest part within `chainShare`, or none. */
-export type ChainLimit = 'all' | 'share' | 'none';
+function scanFor(items: readonly ContextItem[]): SpanScan {
+  let first: string | undefined;
+  for (const it of items) {
+    if (it.state !== 'summary' && (it.role === 'assistant' || it.role === 'tool')) {
+      first = it.key;
+      break;
+    }
+  }
+  let k = scans.findIndex((s) => s.firstKey === first);
+  if (k === -1) {
+    if (scans.length >= MAX_SCANS) scans.pop();
+    scans.unshift(new SpanScan());
+    k = 0;
+  }
+  const scan = scans[k] as SpanScan;
+  if (k > 0) {
+    scans.splice(k, 1);
+    scans.unshift(scan);
+  }
+  return scan;
+}
 
 /**
- * Protected keys: system items, the latest user item, pinned and anchor items, protected tools, and the
- * tool results of the critical chain (all, or newest first while their tokens fit in `chainShare` of the
- * history budget, or none). Memoized per list.
+ * Protected items: system items, the latest user item, pinned and anchor items, protected tools, and the
+ * tool results of the critical chain of {@link analyzeSpan} (`includeSummarized`) — all, or newest first while
+ * their tokens fit in `chainShare` of the history budget, or none. Memoized per list; the graph is kept per
+ * session and brought up to date from the first changed item.
  */
 export function protectionOf(items: readonly ContextItem[], options: ResolvedRulesOptions, ctx: RuleContext, chainLimit: ChainLimit = 'all'): Protection {
-  const id = `${chainLimit}:${options.briefBytes}:${options.chainShare}:${options.graphProtection}:${ctx.band.historyBudget}:${[...options.protectedTools].join(',')}`;
+  const id = `${chainLimit}:${options.chainShare}:${options.graphProtection}:${ctx.band.historyBudget}:${[...options.protectedTools].join(',')}`;
   let byOpts = memo.get(items);
   if (byOpts === undefined) memo.set(items, (byOpts = new Map()));
   const hit = byOpts.get(id);
   if (hit !== undefined) return hit;
-  const keys = new Set<string>();
   let latestUser: string | undefined;
-  const byKey = new Map<string, ContextItem>();
-  for (const it of items) {
-    byKey.set(it.key, it);
-    if (it.state === 'summarized') continue;
-    if (it.role === 'user' && it.state !== 'summary') latestUser = it.key;
-    const name = toolName(it);
-    if (it.role === 'system' || it.pinned === true || it.isAnchor === true || (it.role === 'tool' && name !== undefined && options.protectedTools.has(name))) {
-      keys.add(it.key);
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i] as ContextItem;
+    if (it.role === 'user' && it.state !== 'summary' && it.state !== 'summarized') {
+      latestUser = it.key;
+      break;
     }
   }
-  if (latestUser !== undefined) keys.add(latestUser);
-  const analysis = analyzeSpan(items, { briefBytes: options.briefBytes, includeSummarized: true });
-  if (options.graphProtection && chainLimit !== 'none') {
-    const allowance = chainLimit === 'all' ? Infinity : options.chainShare * ctx.band.historyBudget;
+  const scan = scanFor(items);
+  scan.sync(items);
+  let version = scan.version;
+  const synced = (): SpanScan => {
+    if (scan.version !== version) {
+      scan.sync(items);
+      version = scan.version;
+    }
+    return scan;
+  };
+  // The newest chain results within the share, when only a share is protected.
+  let share: Set<string> | undefined;
+  if (options.graphProtection && chainLimit === 'share') {
+    share = new Set();
+    const byKey = new Map(items.map((it) => [it.key, it] as const));
+    const allowance = options.chainShare * ctx.band.historyBudget;
     let used = 0;
-    for (let i = analysis.criticalChain.length - 1; i >= 0; i--) {
-      const it = byKey.get(analysis.criticalChain[i] as string) as ContextItem;
+    for (const key of scan.chainResultsNewestFirst()) {
+      const it = byKey.get(key) as ContextItem;
       if (it.role !== 'tool' || it.state === 'summarized') continue;
       if (used + it.tokens > allowance) break;
       used += it.tokens;
-      keys.add(it.key);
+      share.add(key);
     }
   }
-  const out: Protection = { keys, latestUser, analysis };
+  const chainAll = options.graphProtection && chainLimit === 'all';
+  const out: Protection = {
+    latestUser,
+    protects(it) {
+      if (it.state === 'summarized') return false;
+      if (it.key === latestUser || it.role === 'system' || it.pinned === true || it.isAnchor === true) return true;
+      if (it.role !== 'tool') return false;
+      const name = toolName(it);
+      if (name !== undefined && options.protectedTools.has(name)) return true;
+      if (share !== undefined) return share.has(it.key);
+      return chainAll && synced().onChain(it.key);
+    },
+    superseded(key) {
+      return synced().superseded(key);
+    },
+  };
   byOpts.set(id, out);
   return out;
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const COUNTS = fileURLToPath(new URL('./.counts/', import.meta.url));
 const DOC = fileURLToPath(new URL('../../../../docs/reliability.md', import.meta.url));
-const NAMES = ['faults', 'crash', 'concurrency', 'hostile', 'hostile-upper', 'verify'] as const;
+const NAMES = ['faults', 'crash', 'concurrency', 'hostile', 'hostile-upper', 'verify', 'verify-corpus'] as const;
 
 type Counts = Record<string, number | string>;
 
@@ -28,6 +28,7 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
   const h = all['hostile'];
   const u = all['hostile-upper'];
   const v = all['verify'];
+  const vc = all['verify-corpus'];
   const lost = n(f, 'lost') + n(k, 'lost') + n(c, 'lost') + n(c, 'duplicates');
   const rows: [string, string][] = [
     ['faults injected (every fs operation of a turn × ENOSPC / EIO / EACCES / crash / torn write)', fmt(n(f, 'injected'))],
@@ -41,6 +42,7 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
     ['hostile render and CLI inputs tried', fmt(n(u, 'renderForgeryAttempts') + n(u, 'renderGarbageTried') + n(u, 'cliArgvTried'))],
     ['marker forgeries that got through render', fmt(n(u, 'forgeries'))],
     ['corruptions planted / detected by verifyRepo', `${fmt(n(v, 'corruptions'))} / ${fmt(n(v, 'detected'))}`],
+    ['real transcripts replayed, then verified (ContextCommits / false alarms)', `${fmt(n(vc, 'transcripts'))} (${fmt(n(vc, 'commits'))} / ${fmt(n(vc, 'falseAlarms'))})`],
     ['untyped errors (raw errno, TypeError, RangeError)', fmt(n(f, 'untypedErrors') + n(h, 'untypedErrors') + n(u, 'cliUntyped') + n(c, 'untypedConflicts'))],
     ['**data lost** (acknowledged appends or commits missing, duplicates)', `**${fmt(lost)}**`],
   ];
@@ -97,7 +99,8 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
     '  missing summary original, missing head node, commit without meta.json, unexplained second parent, DAG node',
     '  rewritten after a verification, DAG history not descending from it, non-canonical node, dangling edge, cycle,',
     '  missing index entry, bad session record, damaged and deleted object files, missing marker) is reported with its',
-    '  code, and the repository is clean again once it is undone.',
+    '  code, and the repository is clean again once it is undone. **verify-corpus.test.ts** replays transcripts of every',
+    '  corpus format (`../shared/corpus`) and checks `verifyRepo` raises no false alarm.',
     '',
     '`verifyRepo(repo, { record: true })` stores its token in `refs/ctxgit/verified`; later runs check that the DAG only',
     'grew since (that commit is an ancestor and every node and session record it held is unchanged).',

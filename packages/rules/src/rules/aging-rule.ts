@@ -33,8 +33,8 @@ export function agingRule(options: RulesOptions = {}): Rule {
       const prot = protectionOf(items, o, ctx);
       let out: ContextItem[] | undefined;
       items.forEach((it, i) => {
-        if (it.role !== 'tool' || it.state !== 'full' || it.locked || prot.keys.has(it.key)) return;
-        const reason = i < tail ? 'tail_window' : o.ageSuperseded && prot.analysis.superseded.has(it.key) ? 'superseded' : undefined;
+        if (it.role !== 'tool' || it.state !== 'full' || it.locked || prot.protects(it)) return;
+        const reason = i < tail ? 'tail_window' : o.ageSuperseded && prot.superseded(it.key) ? 'superseded' : undefined;
         if (reason === undefined) return;
         out ??= [...items];
         out[i] = { ...it, state: 'aged', reason, blocks: agedBlocks(it.blocks, it.outputChars, o) };

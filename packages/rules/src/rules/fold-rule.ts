@@ -2,7 +2,7 @@ import { defaultBrief } from '../default-brief.js';
 import { RulesOverBudgetError } from '../errors.js';
 import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
-import { protectionOf } from '../protection.js';
+import { protectionOf, type Protection } from '../protection.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { summaryKey } from '../summary-key.js';
@@ -13,17 +13,17 @@ interface Run {
   readonly at: readonly number[];
 }
 
-const foldable = (it: ContextItem, protectedKeys: ReadonlySet<string>, locked: ReadonlySet<string>): boolean =>
+const foldable = (it: ContextItem, prot: Protection, locked: ReadonlySet<string>): boolean =>
   it.state !== 'summarized' &&
   !it.locked &&
   it.role !== 'system' &&
   it.pinned !== true &&
   it.isAnchor !== true &&
-  !protectedKeys.has(it.key) &&
+  !prot.protects(it) &&
   // Re-folding a summary re-points its originals, so none of them may be locked.
   (it.state !== 'summary' || !(it.folded ?? []).some((k) => locked.has(k)));
 
-function runsOf(items: readonly ContextItem[], protectedKeys: ReadonlySet<string>, limit: number): Run[] {
+function runsOf(items: readonly ContextItem[], prot: Protection, limit: number): Run[] {
   const locked = new Set(items.filter((it) => it.locked).map((it) => it.key));
   const runs: Run[] = [];
   let cur: number[] = [];
@@ -34,7 +34,7 @@ function runsOf(items: readonly ContextItem[], protectedKeys: ReadonlySet<string
   };
   items.forEach((it, i) => {
     if (it.state === 'summarized' || i >= limit) return;
-    if (!foldable(it, protectedKeys, locked)) return close();
+    if (!foldable(it, prot, locked)) return close();
     const g = it.attachedFrom ?? '';
     if (cur.length > 0 && g !== group) close();
     group = g;
@@ -138,7 +138,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
         const chain = phase <= 2 ? 'all' : phase === 3 ? 'share' : 'none';
         const prot = protectionOf(cur, o, ctx, chain);
         const limit = phase === 1 ? tailStart(cur, o.tailTurns) : tailStart(cur, 1);
-        const runs = runsOf(cur, prot.keys, limit).filter((r) => !tried.has(`${phase}:${runId(cur, r)}`));
+        const runs = runsOf(cur, prot, limit).filter((r) => !tried.has(`${phase}:${runId(cur, r)}`));
         const run = runs.find((r) => r.at.length > 1 || cur[r.at[0] as number]?.state !== 'summary');
         if (run === undefined) {
           if (phase < 3 && h > band.upper) phase++;

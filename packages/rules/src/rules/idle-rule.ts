@@ -33,7 +33,7 @@ export function idleRule(options: RulesOptions = {}): Rule {
       const prot = protectionOf(items, o, ctx);
       let out: ContextItem[] | undefined;
       items.forEach((it, i) => {
-        if (!due(it) || prot.keys.has(it.key)) return;
+        if (!due(it) || prot.protects(it)) return;
         const blocks = it.blocks.map((b): Block => (b.type === 'tool_result' && b.output.length > CLEARED_PLACEHOLDER.length ? { ...b, output: CLEARED_PLACEHOLDER } : b));
         out ??= [...items];
         out[i] = { ...it, state: 'cleared', reason, blocks };
