@@ -20,8 +20,9 @@ const chunk = mode === 'steady' ? 500 : 6;
 for (let i = 0; i < N; i += chunk) { const ns: Node[] = []; for (let k = i; k < Math.min(N, i + chunk); k++) ns.push(...turn(k)); items = runPipeline(items, ns, { now: (ns.at(-1) as Node).createdAt, tokenizer, ...ctx }).items; }
 import { Session } from 'node:inspector/promises';
 const sess = new Session(); sess.connect(); await sess.post('Profiler.enable'); await sess.post('Profiler.start');
-const ts: number[] = [];
+const ts: number[] = []; (globalThis as any).__T = {};
 for (let k = 0; k < 200; k++) { const ns = turn(N + k); const s = performance.now(); items = runPipeline(items, ns, { now: (ns.at(-1) as Node).createdAt, tokenizer, ...ctx }).items; ts.push(performance.now() - s); }
 const { profile } = await sess.post('Profiler.stop'); (await import('node:fs')).writeFileSync('/tmp/prof/timed.cpuprofile', JSON.stringify(profile));
+console.log(JSON.stringify(Object.fromEntries(Object.entries((globalThis as any).__T).map(([k,v]:any)=>[k,(v/200).toFixed(3)]))));
 ts.sort((a, b) => a - b);
 console.log(mode, N, items.length, 'median', ts[100]?.toFixed(3));

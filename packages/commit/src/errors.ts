@@ -9,7 +9,7 @@ export type CommitErrorData = { readonly [key: string]: unknown };
  * @example
  * ```ts
  * try { await repo.openSession('nope'); }
- * catch (e) { if (e instanceof CommitError && e.code === 'E_COMMIT_UNKNOWN_SESSION') console.log(e.data); }
+ * catch (e) { if (e instanceof CommitError && e.code === 'E_COMMIT_UNKNOWN_SESSION') report(e.data); else throw e; }
  * ```
  */
 export class CommitError extends Error {

@@ -170,7 +170,7 @@ export class Session {
    * @example
    * ```ts
    * const c = await s.commit();
-   * console.log(c.id, c.totalTokens, c.summary.aged);
+   * const { id, totalTokens, summary } = c; // the git commit oid, tokens fed, what the rules did
    * ```
    */
   async commit(): Promise<ContextCommit> {
@@ -291,7 +291,7 @@ export class Session {
    * @returns the entries, without items
    * @example
    * ```ts
-   * for (const e of await s.log()) console.log(e.turn, e.message.split('\n')[0]);
+   * const titles = (await s.log()).map((e) => e.message.split('\n')[0]); // newest first
    * ```
    */
   async log(opts: LogOptions = {}): Promise<LogEntry[]> {

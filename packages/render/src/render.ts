@@ -57,7 +57,7 @@ function resolve(commit: ContextCommit, options: RenderOptions): ProviderOptions
  * ```ts
  * const body = render(commit, { provider: 'anthropic', maxTokens: 1024 });
  * await anthropicClient.messages.create(body);
- * console.log(render(commit, { provider: 'text' }));
+ * process.stdout.write(render(commit, { provider: 'text' }));
  * ```
  */
 export function render<P extends ProviderName>(commit: ContextCommit, options: RenderOptions<P>): RenderOutputs[P] {

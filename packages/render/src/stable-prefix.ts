@@ -50,7 +50,7 @@ function entries(render: RenderOutput): { head: string[]; messages: string[] } {
  * const before = render(parent, { provider: 'anthropic' });
  * const after = render(child, { provider: 'anthropic' });
  * const { messages, bytes, totalBytes } = stablePrefix(before, after);
- * console.log(`${messages} messages, ${bytes}/${totalBytes[0]} bytes reused`);
+ * const reused = `${messages} messages, ${bytes}/${totalBytes[0]} bytes reused`;
  * ```
  */
 export function stablePrefix(a: RenderOutput, b: RenderOutput): StablePrefix {

@@ -7,7 +7,7 @@ import type { CommitErrorData } from '../errors.js';
  * @example
  * ```ts
  * try { await readBlob(ctx, oid); }
- * catch (e) { if (e instanceof GitError) console.log(e.code, e.data); }
+ * catch (e) { if (e instanceof GitError) report(e.code, e.data); else throw e; }
  * ```
  */
 export class GitError extends CommitError {

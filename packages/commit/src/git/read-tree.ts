@@ -14,7 +14,7 @@ import type { TreeEntry } from './tree-entry.js';
  * for a mode ctxgit never writes
  * @example
  * ```ts
- * for (const e of await readTree(ctx, tree)) console.log(e.mode, e.type, e.oid, e.path);
+ * const names = (await readTree(ctx, tree)).map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.path}`);
  * ```
  */
 export async function readTree(ctx: GitContext, oid: string): Promise<readonly TreeEntry[]> {
