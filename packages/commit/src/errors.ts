@@ -63,7 +63,23 @@ export class UnknownModelError extends CommitError {
 /** An option has a wrong type or range (`E_COMMIT_INVALID_OPTION`). */
 export class InvalidOptionError extends CommitError {
   constructor(option: string, value: unknown, expected: string) {
-    super('E_COMMIT_INVALID_OPTION', `option "${option}" is invalid (${JSON.stringify(value) ?? String(value)}); expected ${expected}`, { option, value: value ?? null, expected });
+    const shown = showValue(value);
+    super('E_COMMIT_INVALID_OPTION', `option "${option}" is invalid (${shown}); expected ${expected}`, { option, value: shown, expected });
+  }
+}
+
+/** A short, JSON-safe description of any value (bigints, symbols, functions and cycles included). */
+function showValue(value: unknown): string {
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json.length > 200 ? `${json.slice(0, 200)}…` : json;
+  } catch {
+    // a bigint, a cycle or a throwing toJSON: fall back to String below
+  }
+  try {
+    return typeof value === 'symbol' ? value.toString() : String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
   }
 }
 

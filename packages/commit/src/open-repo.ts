@@ -14,8 +14,9 @@ export type OpenRepoOptions = OpenGitOptions & {
   /** Milliseconds since the epoch, for the DAG's commits and as the sessions' default clock. @defaultValue `Date.now` */
   readonly clock?: Clock;
   /**
-   * Remove ref lock files older than this many milliseconds when opening (what a crashed writer leaves; see
-   * `recoverStaleLocks`). Only safe when no live writer can be stalled that long. @defaultValue no recovery
+   * Remove every ref lock file older than this many milliseconds (by its mtime, against the wall clock) when
+   * opening (what a crashed writer leaves; see `recoverStaleLocks`). Only safe when no live writer can be stalled
+   * that long. Writers also remove a lock older than `staleLockMs` on the ref they update. @defaultValue no sweep
    */
   readonly recoverLocksOlderThanMs?: number;
 };
@@ -51,13 +52,13 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (memfs), creating a bare
  * repository when the directory is missing or empty.
  *
- * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `clock` and `recoverLocksOlderThanMs`
+ * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock` and `recoverLocksOlderThanMs`
  * @returns the repository
  * @remarks
  * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
- * shares): writers then fail with `RefConflictError` (reason `locked`) until it is removed. A single-process
- * backend should open with `recoverLocksOlderThanMs: 0`; with several processes, pick a threshold no live writer
- * can reach, or call `recoverStaleLocks` yourself.
+ * shares). The next writer of that ref removes a lock older than `staleLockMs` (30 s by default; a live writer holds
+ * one for milliseconds), so writes fail with `RefConflictError` (reason `locked`) only until then. A single-process
+ * backend can open with `recoverLocksOlderThanMs: 0` to clear them at once.
  * @throws {@link NotCtxgitRepoError} when the directory holds something else (another git repository, other files); `GitIoError` when the file system fails
  * @example
  * ```ts
@@ -76,7 +77,7 @@ export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
   }
   await ensureMarker(git, location);
   const clock = opts.clock ?? Date.now;
-  if (opts.recoverLocksOlderThanMs !== undefined) await recoverStaleLocks(git, { olderThanMs: opts.recoverLocksOlderThanMs, now: clock() });
+  if (opts.recoverLocksOlderThanMs !== undefined) await recoverStaleLocks(git, { olderThanMs: opts.recoverLocksOlderThanMs });
   const store = new GitNodeStore(git, { clock });
   return new Repo({ git, store, location, commits: new Map() }, clock);
 }

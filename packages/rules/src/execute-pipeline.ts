@@ -1,5 +1,5 @@
 import type { Node } from '@ctxgit/dag';
-import { checkInvariants, extendValid, isValid } from './invariants.js';
+import { checkInvariants, extendValid, isValid, learnValid } from './invariants.js';
 import { diffCounts } from './diff-counts.js';
 import { firstChanged } from './first-changed.js';
 import { totals } from './totals.js';
@@ -23,7 +23,6 @@ export function executePipeline(
 ): PipelineResult & { readonly ctx: RuleContext; readonly version: string } {
   if (!Number.isFinite(context.now)) throw new RulesInputError('context.now', 'expected milliseconds since the epoch');
   if (typeof context.tokenizer?.count !== 'function') throw new RulesInputError('context.tokenizer', 'expected a Tokenizer');
-  const T = ((globalThis as any).__T ??= {}); let t0 = performance.now(); const lap = (k: string) => { const t = performance.now(); T[k] = (T[k] ?? 0) + t - t0; t0 = t; };
   const band = resolveBand(context.historyBudget, context.band);
   const rules: readonly Rule[] = context.rules ?? defaultRules();
   const version = pipelineVersion(rules);
@@ -45,7 +44,6 @@ export function executePipeline(
     for (const p of parentItems) if (p.key === key) return true;
     return added.some((a) => a.key === key);
   };
-  lap('parentloop');
   const added: ContextItem[] = [];
   for (const x of newNodes) {
     const it = isItem(x) ? x : itemFromNode(x as Node, context.tokenizer);
@@ -73,12 +71,9 @@ export function executePipeline(
   };
   let cur: readonly ContextItem[] = added.length === 0 ? parentItems : [...parentItems, ...added];
   extendValid(parentItems, cur);
-  lap('added');
   const reports: RuleReport[] = [];
   for (const rule of rules) {
-    lap('x');
     const raw = rule.apply(cur, ctx);
-    lap('rule:' + rule.name);
     const prev = cur;
     // Items of the same key at the same index are found without a map; the map is built only when a rule moved keys.
     let before: Map<string, ContextItem> | undefined;
@@ -103,15 +98,13 @@ export function executePipeline(
       }
     }
     const next = raw === cur ? cur : (fixed ?? raw);
-    lap('fix');
     if (next !== cur) checkInvariants(rule.name, cur, next);
-    lap('inv');
     reports.push(diffCounts(rule.name, cur, next));
-    lap('diff');
     cur = next;
   }
+  // Later runs on this list skip the whole-list checks of unchanged items.
+  learnValid(cur);
   const t = totals(cur);
-  lap('totals');
   const sum = (f: keyof Omit<RuleReport, 'rule'>): number => reports.reduce((s, r) => s + r[f], 0);
   const report: PipelineReport = {
     added: added.length,
@@ -124,6 +117,5 @@ export function executePipeline(
     summarizerFallbacks: 0,
     rules: reports,
   };
-  const fc = firstChanged(parentItems, cur); lap('first');
   return { items: cur, totalTokens: t.total, historyTokens: t.history, firstChangedIndex: firstChanged(parentItems, cur), report, ctx, version };
 }

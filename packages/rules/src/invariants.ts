@@ -13,6 +13,16 @@ export function isValid(list: readonly ContextItem[]): boolean {
   return valid.has(list);
 }
 
+/** Checks the whole-list invariants of `list` once (as its own successor, so nothing but them can fail) and records it valid when they hold; never throws. */
+export function learnValid(list: readonly ContextItem[]): void {
+  if (valid.has(list)) return;
+  try {
+    checkInvariants('', list, list);
+  } catch {
+    // An invalid list stays unknown: it is checked in full whenever a rule changes it.
+  }
+}
+
 /** Records that `list` is `base` plus new non-summary items with fresh keys, so it is as valid as `base`. */
 export function extendValid(base: readonly ContextItem[], list: readonly ContextItem[]): void {
   if (valid.has(base)) valid.add(list);

@@ -5,11 +5,14 @@ import { hasObjectInternal } from './internal/object-io.js';
 import { assertOid } from './internal/oid.js';
 import { assertRefName } from './internal/ref-name.js';
 import { readRefValue } from './internal/ref-io.js';
+import { stateOf } from './internal/state.js';
 
 /**
  * Points `ref` at `next` if and only if it now holds `expected` (null: the ref must not exist), with git's
  * lock-file protocol: create `<ref>.lock` exclusively, check the current value under the lock, write `next`,
- * fsync, rename the lock onto the ref. Any failure removes the lock and leaves the ref as it was.
+ * fsync, rename the lock onto the ref. Any failure removes the lock and leaves the ref as it was. A lock older than
+ * the context's `staleLockMs` (see {@link OpenGitCommonOptions.staleLockMs}) is a dead writer's: it is removed and
+ * the lock taken once more.
  *
  * @param ctx - the repository
  * @param ref - the full name, `refs/...`
@@ -31,12 +34,22 @@ export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: 
   const path = `${ctx.gitdir}/${ref}`;
   const lock = `${path}.lock`;
   await ensureDir(ctx, path.slice(0, path.lastIndexOf('/')));
+  const content = Buffer.from(`${next}\n`, 'latin1');
   try {
-    await writeExclusive(ctx, lock, Buffer.from(`${next}\n`, 'latin1'));
+    await writeExclusive(ctx, lock, content);
   } catch (err) {
-    if (errnoOf(err) === 'EEXIST') throw new RefConflictError(ref, 'locked', expected, null);
-    await unlinkQuietly(ctx, lock);
-    throw new GitIoError('lock', lock, err);
+    if (errnoOf(err) !== 'EEXIST') {
+      await unlinkQuietly(ctx, lock);
+      throw new GitIoError('lock', lock, err);
+    }
+    if (!(await removeStaleLock(ctx, lock))) throw new RefConflictError(ref, 'locked', expected, null);
+    try {
+      await writeExclusive(ctx, lock, content);
+    } catch (again) {
+      if (errnoOf(again) === 'EEXIST') throw new RefConflictError(ref, 'locked', expected, null);
+      await unlinkQuietly(ctx, lock);
+      throw new GitIoError('lock', lock, again);
+    }
   }
   try {
     const actual = await readRefValue(ctx, ref);
@@ -46,5 +59,20 @@ export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: 
     await unlinkQuietly(ctx, lock);
     if (err instanceof GitError) throw err;
     throw new GitIoError('rename', lock, err);
+  }
+}
+
+/** Removes `lock` when its mtime is older than the context's stale-lock age; true when it is gone. */
+async function removeStaleLock(ctx: GitContext, lock: string): Promise<boolean> {
+  const { staleLockMs } = stateOf(ctx);
+  if (staleLockMs === Infinity) return false;
+  try {
+    const stat = await ctx.fs.promises.stat(lock);
+    if (Date.now() - Number(stat.mtimeMs) < staleLockMs) return false;
+    await ctx.fs.promises.unlink(lock);
+    return true;
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return true;
+    throw new GitIoError('unlink', lock, err);
   }
 }

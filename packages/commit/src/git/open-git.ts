@@ -5,7 +5,7 @@ import { GitArgumentError, NotARepositoryError } from './errors.js';
 import type { FsLike } from './fs-like.js';
 import type { GitContext } from './git-context.js';
 import { ensureDir, errnoOf, io, pathExists, unlinkQuietly } from './internal/fs-ops.js';
-import { stateOf } from './internal/state.js';
+import { DEFAULT_STALE_LOCK_MS, stateOf } from './internal/state.js';
 
 /** Settings shared by both ways of opening a repository. */
 export interface OpenGitCommonOptions {
@@ -20,6 +20,13 @@ export interface OpenGitCommonOptions {
    * @defaultValue a random prefix per context followed by a counter
    */
   readonly tempSuffix?: () => string;
+  /**
+   * A ref's `.lock` file older than this, in milliseconds by its mtime, is taken for the lock of a writer that
+   * died (a live writer holds one for milliseconds) and is removed by the next writer of that ref, so a crash never
+   * blocks a repository. `Infinity` keeps git's own rule: never remove a lock (then call {@link recoverStaleLocks}).
+   * @defaultValue 30000
+   */
+  readonly staleLockMs?: number;
 }
 
 /** Open (or create) a bare repository in a directory; `fs` defaults to `node:fs`. */
@@ -99,8 +106,12 @@ export async function openGit(opts: OpenGitOptions): Promise<GitContext> {
   }
   if (opts.fsync !== undefined && typeof opts.fsync !== 'boolean') throw new GitArgumentError('opts.fsync', 'expected a boolean');
   if (opts.tempSuffix !== undefined && typeof opts.tempSuffix !== 'function') throw new GitArgumentError('opts.tempSuffix', 'expected a function');
+  if (opts.staleLockMs !== undefined && (typeof opts.staleLockMs !== 'number' || Number.isNaN(opts.staleLockMs) || opts.staleLockMs < 0)) {
+    throw new GitArgumentError('opts.staleLockMs', 'expected milliseconds >= 0 (or Infinity)');
+  }
   const state = stateOf(ctx);
   state.fsync = opts.fsync ?? true;
+  state.staleLockMs = opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
   if (opts.tempSuffix !== undefined) state.tempSuffix = opts.tempSuffix;
   const entries = await listDir(ctx, ctx.gitdir);
   const complete = entries !== null && entries.includes('HEAD') && entries.includes('config') && entries.includes('objects') && entries.includes('refs');

@@ -1,4 +1,4 @@
-// Bugs found by the reliability work (issue 9), each a failing test until fixed; see /work/notes/reliability-findings.md.
+// Bugs found by the reliability work (issue 9), each kept as a regression test now that it is fixed.
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/index.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
@@ -11,7 +11,7 @@ async function chat(): Promise<{ repo: Awaited<ReturnType<typeof openRepo>>; fs:
 }
 
 describe('findings', () => {
-  it('F1: deeply nested JSON in input or metadata is refused with a typed error (now: raw RangeError from the stack)', async () => {
+  it('F1: deeply nested JSON in input or metadata is refused with a typed error', async () => {
     const { repo, fs, gitdir } = await chat();
     const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
     let deep: unknown = 1;
@@ -28,7 +28,7 @@ describe('findings', () => {
     expect(await fileSnapshot(fs, gitdir)).toEqual(before);
   });
 
-  it('F2: append cannot forge an attach pointer or a merge (now: metadata.attach/merge are trusted: attach block and a multi-parent commit without merge)', async () => {
+  it('F2: append cannot forge an attach pointer or a merge', async () => {
     const { repo } = await chat();
     const secret = await repo.createSession('secret', { model: 'openai:gpt-4o' });
     await secret.append({ role: 'user', output: 'the private context of another session' });
@@ -49,7 +49,7 @@ describe('findings', () => {
     expect((await verifyRepo(repo)).ok).toBe(true);
   });
 
-  it('F3: a fault writing the ctxgit.json marker is a typed error (now: raw errno from openRepo; see faults.test.ts creation sweep)', async () => {
+  it('F3: a fault writing the ctxgit.json marker is a typed error', async () => {
     const { FaultFs } = await import('./fault-fs.js');
     const fault = new FaultFs(memStorage().fs);
     fault.arm('rename', 2, 'ENOSPC');
@@ -61,21 +61,31 @@ describe('findings', () => {
     expect(isTyped(err), `${String((err as Error).name)} ${String((err as { code?: unknown }).code)}`).toBe(true);
   });
 
-  it('F4: after a writer died holding refs/ctxgit/dag.lock, a reopened repository can append (now: every session is blocked until recoverStaleLocks is called by hand)', async () => {
+  it('F4: a lock a dead writer left on refs/ctxgit/dag blocks no one for long: the next writer removes it once it is older than staleLockMs', async () => {
     const { repo, fs, gitdir } = await chat();
     const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
     await s.append({ role: 'user', output: 'before the crash' });
     // what SIGKILL between "create dag.lock" and "rename it" leaves (the crash test can hit it)
-    await fs.promises.writeFile(`${gitdir}/refs/ctxgit/dag.lock`, `${'0'.repeat(40)}\n`);
-    const reopened = await openRepo({ memory: true, fs, clock: stepClock(1_800_000_000_000), fsync: false });
-    const other = await reopened.createSession('other-session', { model: 'openai:gpt-4o' }).then(
+    const lock = `${gitdir}/refs/ctxgit/dag.lock`;
+    await fs.promises.writeFile(lock, `${'0'.repeat(40)}\n`);
+    const fresh = await openRepo({ memory: true, fs, clock: stepClock(1_800_000_000_000), fsync: false, staleLockMs: 60_000 });
+    const blocked = await fresh.createSession('blocked', { model: 'openai:gpt-4o' }).then(
       () => 'ok',
       (e: unknown) => `${String((e as { code?: unknown }).code)}`,
     );
-    expect(other).toBe('ok');
+    expect(blocked).toBe('E_GIT_REF_CONFLICT');
+    const old = (Date.now() - 61_000) / 1000;
+    await (fs as unknown as typeof import('node:fs')).promises.utimes(lock, old, old); // memfs implements utimes
+    const reopened = await openRepo({ memory: true, fs, clock: stepClock(1_800_000_000_000), fsync: false, staleLockMs: 60_000 });
+    await reopened.createSession('other-session', { model: 'openai:gpt-4o' });
+    expect(await reopened.listSessions()).toContain('other-session');
+    await fs.promises.writeFile(lock, `${'0'.repeat(40)}\n`);
+    const swept = await openRepo({ memory: true, fs, clock: stepClock(1_800_000_000_000), fsync: false, recoverLocksOlderThanMs: 0 });
+    await swept.createSession('third', { model: 'openai:gpt-4o' });
+    expect((await verifyRepo(swept)).ok).toBe(true);
   });
 
-  it('F5: an option holding a bigint is refused with a typed error (now: TypeError from JSON.stringify inside InvalidOptionError)', async () => {
+  it('F5: an option holding a bigint is refused with a typed error', async () => {
     const { repo } = await chat();
     const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
     for (const call of [() => repo.createSession('x', { model: 'openai:gpt-4o', window: 1n as never }), () => s.attach(1n as never)]) {

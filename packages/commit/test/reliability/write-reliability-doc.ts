@@ -84,7 +84,7 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
     '  disk), and 5 processes (3 on one session, 2 on their own) on one disk repository: every acknowledged append is on',
     '  its session\'s chain exactly once, conflicts are `CommitConflictError` / `RefConflictError` and a retry lands, the DAG',
     '  verifies and `git fsck` is clean.',
-    '- **hostile.test.ts**, **hostile-upper.test.ts** — fast-check (seeded) against append, createSession, openSession,',
+    '- **hostile.test.ts**, **test/hostile-upper.test.ts** — fast-check (seeded) against append, createSession, openSession,',
     '  fork, importSession, attach, merge, readCommit, expand, checkout, retry, edit, siblings, log, openRepo, verifyRepo, the',
     '  three importers, render (every provider) and the CLI\'s `main(argv, io)`: ref names with `..`, `/`, control',
     '  characters, NUL, lone surrogates, `__proto__`/`constructor` keys, deep nesting, huge strings, paths escaping the',

@@ -9,6 +9,8 @@ export interface RawObject {
 /** Per-repository state of the git layer, keyed on the context's cache object. */
 export interface GitState {
   fsync: boolean;
+  /** A ref lock older than this (by its mtime, in ms) is taken for a dead writer's and removed. */
+  staleLockMs: number;
   tempSuffix: () => string;
   /** Oids known to exist on storage (objects are immutable, so the set only grows until trimmed). */
   readonly known: Set<string>;
@@ -19,6 +21,8 @@ export interface GitState {
   readonly dirs: Set<string>;
 }
 
+/** Default of {@link GitState.staleLockMs}: a live writer holds a ref lock for milliseconds. */
+export const DEFAULT_STALE_LOCK_MS = 30_000;
 const MAX_KNOWN = 200_000;
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 const MAX_CACHED_OBJECT = 1024 * 1024;
@@ -29,7 +33,7 @@ export function stateOf(ctx: { readonly cache: object }): GitState {
   if (state === undefined) {
     const prefix = randomBytes(6).toString('hex');
     let counter = 0;
-    state = { fsync: true, tempSuffix: () => `${prefix}${(counter++).toString(36)}`, known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set() };
+    state = { fsync: true, staleLockMs: DEFAULT_STALE_LOCK_MS, tempSuffix: () => `${prefix}${(counter++).toString(36)}`, known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set() };
     states.set(ctx.cache, state);
   }
   return state;

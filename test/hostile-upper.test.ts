@@ -1,5 +1,5 @@
 // Hostile input against the entry points above @ctxgit/commit: render (every provider) and the CLI's main().
-// (Imports @ctxgit/render and @ctxgit/cli from a commit test on purpose: issue 9 asks for one reliability suite.)
+// (Lives in the root test/ folder because it imports packages above @ctxgit/commit; its counts join the reliability table.)
 import { mkdirSync } from 'node:fs';
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
@@ -8,10 +8,10 @@ import { render } from '@ctxgit/render';
 import type { ContextItem } from '@ctxgit/rules';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/index.js';
-import type { ContextCommit, FsLike } from '../../src/index.js';
-import { HOSTILE_STRINGS, hostileString, hostileValue } from './hostile-arbitraries.js';
-import { cleanTemps, fileSnapshot, isTyped, stepClock, tempDir, writeCounts } from './support.js';
+import { openRepo } from '@ctxgit/commit';
+import type { ContextCommit, FsLike } from '@ctxgit/commit';
+import { HOSTILE_STRINGS, hostileString, hostileValue } from '../packages/commit/test/reliability/hostile-arbitraries.js';
+import { cleanTemps, fileSnapshot, isTyped, stepClock, tempDir, writeCounts } from '../packages/commit/test/reliability/support.js';
 
 afterAll(cleanTemps);
 
