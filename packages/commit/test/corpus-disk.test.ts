@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FS_KINDS, git } from './helpers.js';
-import { corpusTranscripts, replay } from './replay.js';
+import { replayCorpus } from './replay.js';
 
 const kind = FS_KINDS.find((k) => k.name === 'disk');
 
@@ -8,15 +8,8 @@ describe('corpus replay on a temp dir', () => {
   it('replays every transcript with a commit before each assistant node; git fsck --strict is clean', { timeout: 600_000 }, async () => {
     if (kind === undefined) throw new Error('no disk kind');
     const { repo, gitdir } = await kind.open();
-    const all = corpusTranscripts();
-    expect(all.length).toBe(170);
-    let commits = 0;
-    let assistants = 0;
-    for (const { name, model, transcript } of all) {
-      const made = await replay(repo, name, model, transcript);
-      commits += new Set(made.map((c) => c.id)).size;
-      assistants += transcript.entries.filter((e) => e.role === 'assistant').length;
-    }
+    const { transcripts, commits, assistants } = await replayCorpus(repo);
+    expect(transcripts).toBe(170);
     expect(commits).toBeGreaterThanOrEqual(assistants);
     expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
     const log = git(gitdir, 'log', '--format=%s', 'ctxgit/sessions/swe-0/context').trim().split('\n');

@@ -65,3 +65,16 @@ export async function replay(repo: Repo, name: string, model: string, t: Transcr
   if (sample !== undefined) await check(sample);
   return commits;
 }
+
+/** Replays every corpus transcript into `repo`: how many transcripts, distinct commits made and assistant nodes seen. */
+export async function replayCorpus(repo: Repo): Promise<{ transcripts: number; commits: number; assistants: number }> {
+  const all = corpusTranscripts();
+  let commits = 0;
+  let assistants = 0;
+  for (const { name, model, transcript } of all) {
+    const made = await replay(repo, name, model, transcript);
+    commits += new Set(made.map((c) => c.id)).size;
+    assistants += transcript.entries.filter((e) => e.role === 'assistant').length;
+  }
+  return { transcripts: all.length, commits, assistants };
+}
