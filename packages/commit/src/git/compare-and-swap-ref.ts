@@ -5,6 +5,7 @@ import { hasObjectInternal } from './internal/object-io.js';
 import { assertOid } from './internal/oid.js';
 import { assertRefName } from './internal/ref-name.js';
 import { readRefValue } from './internal/ref-io.js';
+import { removeOldLock } from './internal/remove-old-lock.js';
 import { stateOf } from './internal/state.js';
 
 /**
@@ -62,17 +63,8 @@ export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: 
   }
 }
 
-/** Removes `lock` when its mtime is older than the context's stale-lock age; true when it is gone. */
+/** Removes `lock` when it is older than the context's stale-lock age; true when it is gone. */
 async function removeStaleLock(ctx: GitContext, lock: string): Promise<boolean> {
   const { staleLockMs } = stateOf(ctx);
-  if (staleLockMs === Infinity) return false;
-  try {
-    const stat = await ctx.fs.promises.stat(lock);
-    if (Date.now() - Number(stat.mtimeMs) < staleLockMs) return false;
-    await ctx.fs.promises.unlink(lock);
-    return true;
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return true;
-    throw new GitIoError('unlink', lock, err);
-  }
+  return staleLockMs !== Infinity && (await removeOldLock(ctx, lock, staleLockMs, Date.now())) !== 'young';
 }

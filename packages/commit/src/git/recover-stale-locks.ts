@@ -1,6 +1,6 @@
 import { GitArgumentError } from './errors.js';
 import type { GitContext } from './git-context.js';
-import { errnoOf, io } from './internal/fs-ops.js';
+import { removeOldLock } from './internal/remove-old-lock.js';
 import { walkRefFiles } from './internal/walk-refs.js';
 
 /** Options of {@link recoverStaleLocks}. */
@@ -33,15 +33,7 @@ export async function recoverStaleLocks(ctx: GitContext, opts: RecoverStaleLocks
   const removed: string[] = [];
   for (const file of await walkRefFiles(ctx, 'refs')) {
     if (!file.endsWith('.lock')) continue;
-    const path = `${ctx.gitdir}/${file}`;
-    try {
-      const stat = await ctx.fs.promises.stat(path);
-      if (now - Number(stat.mtimeMs) < olderThanMs) continue;
-      await ctx.fs.promises.unlink(path);
-      removed.push(file.slice(0, -'.lock'.length));
-    } catch (err) {
-      if (errnoOf(err) !== 'ENOENT') await io('unlink', path, () => Promise.reject(err));
-    }
+    if ((await removeOldLock(ctx, `${ctx.gitdir}/${file}`, olderThanMs, now)) === 'removed') removed.push(file.slice(0, -'.lock'.length));
   }
   return removed;
 }
