@@ -28,11 +28,17 @@ export function extendValid(base: readonly ContextItem[], list: readonly Context
   if (valid.has(base)) valid.add(list);
 }
 
-/** Throws `RulesInvariantError` naming `rule` when `next` is not a legal successor of `prev`. */
-export function checkInvariants(rule: string, prev: readonly ContextItem[], next: readonly ContextItem[]): void {
+/** Throws `RulesInvariantError` naming `rule` when `next` is not a legal successor of `prev`; `changed`: the only positions where they differ, when known. */
+export function checkInvariants(rule: string, prev: readonly ContextItem[], next: readonly ContextItem[], changed?: readonly number[]): void {
   const fail = (invariant: ConstructorParameters<typeof RulesInvariantError>[1], key: string, detail: string): never => {
     throw new RulesInvariantError(rule, invariant, key, detail);
   };
+  if (changed !== undefined && valid.has(prev) && prev.length === next.length && changed.every((i) => inPlace(prev[i] as ContextItem, next[i] as ContextItem))) {
+    // Only the positions at `changed` differ (recorded by the runner): the same per-item checks, on them alone.
+    for (const i of changed) checkItem(prev[i] as ContextItem, next[i] as ContextItem, fail);
+    valid.add(next);
+    return;
+  }
   if (aligned(prev, next)) {
     // Same keys at the same places and no summary or summarized item touched: the whole-list invariants hold as
     // they held for `prev`, so only the changed items are checked, in the order the full check meets them.
@@ -99,14 +105,13 @@ export function checkInvariants(rule: string, prev: readonly ContextItem[], next
   valid.add(next);
 }
 
+/** Whether `n` may stand where `p` stood without touching the whole-list invariants: the same key, no summary or summarized item. */
+const inPlace = (p: ContextItem, n: ContextItem): boolean => p === n || (p.key === n.key && !folding(p) && !folding(n));
+
 /** Whether `prev` is known valid and `next` holds the same keys at the same places, changing no summary or summarized item. */
 function aligned(prev: readonly ContextItem[], next: readonly ContextItem[]): boolean {
   if (!valid.has(prev) || prev.length !== next.length) return false;
-  for (let i = 0; i < prev.length; i++) {
-    const p = prev[i] as ContextItem;
-    const n = next[i] as ContextItem;
-    if (p !== n && (p.key !== n.key || folding(p) || folding(n))) return false;
-  }
+  for (let i = 0; i < prev.length; i++) if (!inPlace(prev[i] as ContextItem, next[i] as ContextItem)) return false;
   return true;
 }
 

@@ -100,10 +100,11 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
       if (it.state === 'summarized') return false;
       if (it.key === latestUser || it.role === 'system' || it.pinned === true || it.isAnchor === true) return true;
       if (it.role !== 'tool') return false;
+      // The chain first: a Set lookup, where the tool name costs a lower-casing.
+      if (share === undefined && chainAll && synced().onChain(it.key)) return true;
       const name = toolName(it);
       if (name !== undefined && options.protectedTools.has(name)) return true;
-      if (share !== undefined) return share.has(it.key);
-      return chainAll && synced().onChain(it.key);
+      return share !== undefined && share.has(it.key);
     },
     superseded(key) {
       return synced().superseded(key);

@@ -25,7 +25,7 @@ export interface RuleContext {
   readonly band: Band;
   /** Token count of blocks as the runner counts them (memoized). */
   countTokens(blocks: ContextItem['blocks']): number;
-  /** Sum of `tokens` of visible (not `summarized`) non-`system` items. */
+  /** Sum of `tokens` of visible (not `summarized`) non-`system` items; memoized per list (lists are never mutated). */
   historyTokens(items: readonly ContextItem[]): number;
   /**
    * Whether mutations of items before the tail may be applied on this run. Decided once per run, at the
@@ -44,6 +44,9 @@ export interface Rule {
   readonly name: string;
   /** Bumped whenever the rule's output for the same input changes. */
   readonly version: number;
-  /** Returns the new list; must return items unchanged (same objects) when nothing applies. */
+  /**
+   * Returns the new list; must return items unchanged (same objects) when nothing applies, and must not mutate
+   * `items` or a list once returned (the runner remembers lists by identity to skip unchanged positions).
+   */
   apply(items: readonly ContextItem[], ctx: RuleContext): readonly ContextItem[];
 }

@@ -3,6 +3,7 @@ import { containsToken } from './contains-token.js';
 import { distinctiveTokens } from './distinctive-tokens.js';
 import { isFailedResult } from './is-failed-result.js';
 import { operationPaths, type Operation } from './operation-paths.js';
+import { changesSince } from './list-lineage.js';
 
 type Call = Extract<Block, { type: 'tool_call' }>;
 type Result = Extract<Block, { type: 'tool_result' }>;
@@ -37,9 +38,10 @@ const argTokens = (c: Call): ReadonlySet<string> => {
  * The part of {@link analyzeSpan} (with `includeSummarized`) that protection needs — the tool results of the
  * critical chain and the superseded results — kept up to date across the lists of a session: graph nodes are
  * the non-summary assistant and tool items, whose sequence only grows across calls (folding turns items
- * `summarized` but keeps them in the graph). A sync walks the list once comparing references; from the first
- * graph node whose key, blocks or caller differ it undoes the supersession state (an undo log) and scans again,
- * so a call costs the walk plus the work from the first changed node to the end.
+ * `summarized` but keeps them in the graph). A sync walks the list comparing references — from the first position
+ * that changed since the last synced list when the list was derived from it by recorded edits, else from the
+ * start; from the first graph node whose key, blocks or caller differ it undoes the supersession state (an undo
+ * log) and scans again, so a call costs the work from the first changed node to the end.
  *
  * The chain equals analyzeSpan's: the longest path from the frontier passes every step; between a step and the
  * previous one it takes, when there is one, the result of the previous round with the highest index below the
@@ -65,6 +67,10 @@ export class SpanScan {
   private log: Undo[] = [];
   /** Keys of the chosen results. */
   private readonly chainKeys = new Set<string>();
+  /** Position of each graph node in the last synced list. */
+  private at: number[] = [];
+  /** The last synced list. */
+  private synced: readonly ContextItem[] | undefined;
   /** Incremented by every sync that changed anything. */
   version = 0;
 
@@ -77,14 +83,22 @@ export class SpanScan {
   sync(items: readonly ContextItem[]): void {
     let j = 0;
     let i = 0;
+    // Positions before the first change since the last synced list hold the same items: start the walk there.
+    const c = this.synced === undefined ? undefined : changesSince(items, this.synced);
+    if (c !== undefined) {
+      i = Math.min(c.changed[0] ?? c.appendedFrom, c.appendedFrom);
+      j = lowerBound(this.at, i);
+    }
     const n = items.length;
     const known = this.keys.length;
     for (; i < n; i++) {
       const it = items[i] as ContextItem;
       if (it.state === 'summary' || (it.role !== 'assistant' && it.role !== 'tool')) continue;
       if (j >= known || this.keys[j] !== it.key || this.blocks[j] !== it.blocks || this.callers[j] !== it.caller || this.isStep[j] !== (it.role === 'assistant')) break;
+      this.at[j] = i;
       j++;
     }
+    this.synced = items;
     if (i === n && j === known) return;
     this.version++;
     const removedRound = this.rewind(j);
@@ -92,6 +106,7 @@ export class SpanScan {
     for (; i < n; i++) {
       const it = items[i] as ContextItem;
       if (it.state === 'summary' || (it.role !== 'assistant' && it.role !== 'tool')) continue;
+      this.at.push(i);
       this.add(it);
     }
     this.rechain(from);
@@ -140,6 +155,7 @@ export class SpanScan {
     this.round.length = to;
     this.lastStepAt.length = to;
     this.chosen.length = to;
+    this.at.length = to;
     return low;
   }
 
@@ -279,4 +295,16 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size !== b.size) return false;
   for (const x of a) if (!b.has(x)) return false;
   return true;
+}
+
+/** The first index of ascending `xs` whose value is at least `v` (`xs.length` when none). */
+function lowerBound(xs: readonly number[], v: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as number) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

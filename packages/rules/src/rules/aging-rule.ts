@@ -5,6 +5,8 @@ import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
 import { tailStart } from '../tail-start.js';
 import { agedBlocks } from './aged-blocks.js';
+import { factsOf } from '../list-facts.js';
+import { recordEdit } from '../list-lineage.js';
 
 /**
  * Tool aging (`aging@1`): a `full` tool item outside the tail window (the last `tailTurns` = 3 assistant
@@ -28,18 +30,24 @@ export function agingRule(options: RulesOptions = {}): Rule {
     name: 'aging',
     version: 1,
     apply(items, ctx) {
-      if (!items.some((it) => it.role === 'tool' && it.state === 'full') || !ctx.epochOpen(items)) return items;
+      const candidates = factsOf(items).fullTools;
+      if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
       const tail = tailStart(items, o.tailTurns);
       const prot = protectionOf(items, o, ctx);
       let out: ContextItem[] | undefined;
-      items.forEach((it, i) => {
-        if (it.role !== 'tool' || it.state !== 'full' || it.locked || prot.protects(it)) return;
+      const changed: number[] = [];
+      for (const i of candidates) {
+        const it = items[i] as ContextItem;
+        if (it.locked || prot.protects(it)) continue;
         const reason = i < tail ? 'tail_window' : o.ageSuperseded && prot.superseded(it.key) ? 'superseded' : undefined;
-        if (reason === undefined) return;
-        out ??= [...items];
+        if (reason === undefined) continue;
+        out ??= items.slice();
         out[i] = { ...it, state: 'aged', reason, blocks: agedBlocks(it.blocks, it.outputChars, o) };
-      });
-      return out ?? items;
+        changed.push(i);
+      }
+      if (out === undefined) return items;
+      recordEdit(out, items, changed);
+      return out;
     },
   };
 }

@@ -2,6 +2,8 @@ import type { Block, ContextItem } from '../item.js';
 import type { RulesOptions } from '../options.js';
 import { protectionOf } from '../protection.js';
 import { resolveRulesOptions } from '../resolve-options.js';
+import { factsOf } from '../list-facts.js';
+import { recordEdit } from '../list-lineage.js';
 import type { Rule } from '../rule.js';
 
 /** The fixed, byte-stable text that replaces a cleared tool result. */
@@ -29,16 +31,22 @@ export function idleRule(options: RulesOptions = {}): Rule {
     version: 1,
     apply(items, ctx) {
       const due = (it: ContextItem): boolean => it.role === 'tool' && it.state === 'aged' && !it.locked && ctx.now - it.touchedAt >= o.idleMs;
-      if (!items.some(due) || !ctx.epochOpen(items)) return items;
+      const candidates = factsOf(items).agedTools.filter((i) => due(items[i] as ContextItem));
+      if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
       const prot = protectionOf(items, o, ctx);
       let out: ContextItem[] | undefined;
-      items.forEach((it, i) => {
-        if (!due(it) || prot.protects(it)) return;
+      const changed: number[] = [];
+      for (const i of candidates) {
+        const it = items[i] as ContextItem;
+        if (prot.protects(it)) continue;
         const blocks = it.blocks.map((b): Block => (b.type === 'tool_result' && b.output.length > CLEARED_PLACEHOLDER.length ? { ...b, output: CLEARED_PLACEHOLDER } : b));
-        out ??= [...items];
+        out ??= items.slice();
         out[i] = { ...it, state: 'cleared', reason, blocks };
-      });
-      return out ?? items;
+        changed.push(i);
+      }
+      if (out === undefined) return items;
+      recordEdit(out, items, changed);
+      return out;
     },
   };
 }

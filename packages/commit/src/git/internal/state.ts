@@ -25,6 +25,7 @@ export interface GitState {
 export const DEFAULT_STALE_LOCK_MS = 30_000;
 const MAX_KNOWN = 200_000;
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+const EVICT_TO_BYTES = (MAX_CACHE_BYTES * 3) / 4;
 const MAX_CACHED_OBJECT = 1024 * 1024;
 const states = new WeakMap<object, GitState>();
 
@@ -48,8 +49,11 @@ export function cacheObject(state: GitState, oid: string, object: RawObject): vo
   if (object.content.length > MAX_CACHED_OBJECT || state.objects.has(oid)) return;
   state.objects.set(oid, object);
   state.objectBytes += object.content.length + 64;
+  if (state.objectBytes <= MAX_CACHE_BYTES) return;
+  // Evict the least recent quarter at once: a walk from the front of a Map also steps over the holes of earlier
+  // deletions, so evicting one entry per insert would cost the cache's size each time.
   for (const [key, value] of state.objects) {
-    if (state.objectBytes <= MAX_CACHE_BYTES) break;
+    if (state.objectBytes <= EVICT_TO_BYTES) break;
     state.objects.delete(key);
     state.objectBytes -= value.content.length + 64;
   }

@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Node } from '@ctxgit/dag';
+import { runPipeline, RulesOverBudgetError, type ContextItem, type PipelineContext, type PipelineResult } from '../src/index.js';
+import { MIN, quarterTokenizer } from './helpers.js';
+import { event, toNodes } from './random-session.js';
+
+/** The same run on a deep copy of the parent: no recorded edits, memos or validity marks to lean on. */
+const fromScratch = (parent: readonly ContextItem[], batch: readonly Node[], ctx: PipelineContext): PipelineResult =>
+  runPipeline(structuredClone(parent) as ContextItem[], batch, ctx);
+
+const outcome = (run: () => PipelineResult): PipelineResult | string => {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof RulesOverBudgetError) return e.code;
+    throw e;
+  }
+};
+
+const session = fc.record({
+  events: fc.array(event, { minLength: 2, maxLength: 60 }),
+  cuts: fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 14 }),
+  budget: fc.integer({ min: 1500, max: 8000 }),
+  epochs: fc.boolean(),
+  branchAt: fc.integer({ min: 0, max: 14 }),
+});
+
+describe('runs that build on the previous result', () => {
+  it('give what a run on a fresh copy of the parent gives, along a chain and after a sibling ran from the same parent', () => {
+    fc.assert(
+      fc.property(session, ({ events, cuts, budget, epochs, branchAt }) => {
+        const nodes = toNodes(events);
+        const points = [...new Set(cuts.map((c) => Math.min(c, nodes.length)))].sort((a, b) => a - b).concat(nodes.length);
+        let items: readonly ContextItem[] = [];
+        let from = 0;
+        for (const [step, to] of points.entries()) {
+          if (to <= from) continue;
+          const batch = nodes.slice(from, to);
+          const ctx: PipelineContext = { now: ((batch.at(-1) as Node).createdAt ?? 0) + MIN, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs } };
+          if (step === branchAt && batch.length > 1) {
+            // A sibling: another continuation of the same parent runs first (a retry with fewer nodes).
+            const sibling = outcome(() => runPipeline(items, batch.slice(0, 1), ctx));
+            expect(sibling).toEqual(outcome(() => fromScratch(items, batch.slice(0, 1), ctx)));
+          }
+          const got = outcome(() => runPipeline(items, batch, ctx));
+          expect(got).toEqual(outcome(() => fromScratch(items, batch, ctx)));
+          if (typeof got === 'string') return;
+          // A second run on the result with no new nodes changes nothing, and the next step builds on the result.
+          expect(runPipeline(got.items, [], ctx).items).toEqual(got.items);
+          items = got.items;
+          from = to;
+        }
+      }),
+      { numRuns: Number(process.env.CTXGIT_FC_RUNS ?? 150) },
+    );
+  });
+
+  it('refuses a new key that is already in a parent derived by earlier runs, and one taken by an abandoned sibling is free', () => {
+    const nodes = toNodes(Array.from({ length: 12 }, (_, i) => ({ kind: i % 3 === 2 ? ('tool' as const) : ('assistant' as const), words: 5, gap: 1, name: 'bash', size: 10, path: 0, fail: false })));
+    const ctx: PipelineContext = { now: 100 * MIN, tokenizer: quarterTokenizer, historyBudget: 1e9 };
+    const a = runPipeline([], nodes.slice(0, 6), ctx).items;
+    const b = runPipeline(a, nodes.slice(6, 9), ctx).items;
+    expect(() => runPipeline(b, [nodes[2] as Node], ctx)).toThrow(/already in the list/);
+    // A sibling of b (from a) took nodes 6..8; from a they are new again.
+    expect(runPipeline(a, nodes.slice(6, 8), ctx).items.map((it) => it.key)).toEqual([...a.map((it) => it.key), nodes[6]?.id, nodes[7]?.id]);
+    expect(() => runPipeline(b, [nodes[7] as Node], ctx)).toThrow(/already in the list/);
+  });
+});
