@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { openRepo } from '@ctxgit/commit';
 import type { FsLike, Repo } from '@ctxgit/commit';
 import type { Transcript, TranscriptEntry } from '@ctxgit/dag';
+import { median, p95 } from './stats.js';
 
 /** Where the repository lives. */
 export type CommitBenchFs = 'memfs' | 'disk' | 'disk+fsync';
@@ -88,11 +89,6 @@ async function repoFiles(fs: FsLike, gitdir: string): Promise<{ bytes: number; o
   return { bytes, objects };
 }
 
-const quantile = (xs: readonly number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
-};
-
 async function measure(fsKind: CommitBenchFs, turns: number, measured: number): Promise<CommitBenchRow> {
   let t = 1_700_000_000_000;
   const clock = (): number => (t += 1000);
@@ -137,10 +133,10 @@ async function measure(fsKind: CommitBenchFs, turns: number, measured: number): 
       fs: fsKind,
       measured,
       items,
-      turnMedianMs: quantile(turnMs, 0.5),
-      turnP95Ms: quantile(turnMs, 0.95),
-      commitMedianMs: quantile(commitMs, 0.5),
-      commitP95Ms: quantile(commitMs, 0.95),
+      turnMedianMs: median(turnMs),
+      turnP95Ms: p95(turnMs),
+      commitMedianMs: median(commitMs),
+      commitP95Ms: p95(commitMs),
       bytesPerTurn: Math.round((after.bytes - before.bytes) / measured),
       objectsPerTurn: (after.objects - before.objects) / measured,
       setupMs,

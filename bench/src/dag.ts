@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { MemoryNodeStore, appendNode, branchView, checkout, createSession, type DagOptions, type Node } from '@ctxgit/dag';
+import { median, p95 } from './stats.js';
 
 /** Figures at one session size. */
 export interface DagBenchRow {
@@ -54,7 +55,6 @@ export interface DagBenchResult {
 
 const SIZES = [100, 1_000, 10_000] as const;
 
-const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** Builds a session of `n` nodes: user, assistant, then a tool call under the assistant, repeated. */
 async function build(n: number, opts: DagOptions): Promise<{ store: MemoryNodeStore; head: Node }> {
@@ -95,19 +95,17 @@ async function measure(n: number, appendRuns: number, viewRuns: number): Promise
     depth = view.filter((v) => v.role !== 'tool').length;
     if (r >= 3) viewTimes.push(took);
   }
-  appendTimes.sort((a, b) => a - b);
-  viewTimes.sort((a, b) => a - b);
-  const viewMedianMs = quantile(viewTimes, 0.5);
+  const viewMedianMs = median(viewTimes);
   return {
     nodes: n,
     depth,
     appendRuns,
-    appendMedianUs: quantile(appendTimes, 0.5),
-    appendP95Us: quantile(appendTimes, 0.95),
+    appendMedianUs: median(appendTimes),
+    appendP95Us: p95(appendTimes),
     appendMinUs: appendTimes[0] ?? 0,
     viewRuns,
     viewMedianMs,
-    viewP95Ms: quantile(viewTimes, 0.95),
+    viewP95Ms: p95(viewTimes),
     viewMinMs: viewTimes[0] ?? 0,
     viewNodes,
     viewPerNodeNs: (viewMedianMs * 1e6) / viewNodes,

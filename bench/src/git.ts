@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { compareAndSwapRef, openGit, updateTree, writeBlob, writeCommit, type GitContext, type TreeEdit } from '@ctxgit/commit';
+import { median, p95 } from './stats.js';
 
 /** How ctxgit's side was stored. */
 export type GitBenchMode = 'memfs' | 'disk' | 'disk+fsync';
@@ -143,8 +144,6 @@ async function objectStats(ctx: GitContext): Promise<{ files: number; bytes: num
   return { files, bytes };
 }
 
-const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const median = (xs: readonly number[]): number => quantile([...xs].sort((a, b) => a - b), 0.5);
 
 async function runOurs(turns: readonly Turn[], mode: GitBenchMode): Promise<{ row: GitBenchOursRow; head: string }> {
   const dir = mode === 'memfs' ? undefined : join(await tempDir(), 'ours.git');
@@ -169,7 +168,6 @@ async function runOurs(turns: readonly Turn[], mode: GitBenchMode): Promise<{ ro
   const after = await objectStats(ctx);
   if (dir !== undefined) await rm(join(dir, '..'), { recursive: true, force: true });
   const objects = after.files - before.files;
-  const sorted = [...times].sort((a, b) => a - b);
   const window = Math.min(100, Math.floor(times.length / 2));
   return {
     head: head ?? '',
@@ -180,8 +178,8 @@ async function runOurs(turns: readonly Turn[], mode: GitBenchMode): Promise<{ ro
       objectsPerTurn: objects / turns.length,
       totalMs,
       objectsPerSec: objects / (totalMs / 1000),
-      turnMedianMs: quantile(sorted, 0.5),
-      turnP95Ms: quantile(sorted, 0.95),
+      turnMedianMs: median(times),
+      turnP95Ms: p95(times),
       lateOverEarly: median(times.slice(-window)) / median(times.slice(0, window)),
       repoBytes: after.bytes - before.bytes,
       repoBytesPerTurn: (after.bytes - before.bytes) / turns.length,

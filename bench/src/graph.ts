@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import type { Node } from '@ctxgit/dag';
 import { analyzeSpan, itemFromNode, type ContextItem } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
+import { median, p95 } from './stats.js';
 
 /** One chain size. */
 export interface GraphChainFigures {
@@ -98,15 +99,6 @@ export function syntheticChain(messages: number): readonly ContextItem[] {
   return nodes.map((n) => itemFromNode(n, flatTokenizer));
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
-const p95 = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)] as number;
-};
 
 /** The largest chain a quick run times. */
 export const QUICK_MAX_MESSAGES = 5_001;

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import type { Node } from '@ctxgit/dag';
 import { runPipeline, type BandOptions, type ContextItem } from '@ctxgit/rules';
 import { loadTokenizer, type Tokenizer } from '@ctxgit/tokenize';
+import { median, p95 } from './stats.js';
 
 /** The two pressure scenarios. */
 export type PipelineBenchScenario = 'steady' | 'folding';
@@ -96,11 +97,6 @@ function turnNodes(i: number): Node[] {
   ];
 }
 
-const quantile = (xs: readonly number[], q: number): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] as number;
-};
-
 interface Setup {
   readonly historyBudget: number;
   readonly band: BandOptions;
@@ -141,7 +137,7 @@ function measure(scenario: PipelineBenchScenario, turns: number, measured: numbe
     summaries += r.report.summaries;
     aged += r.report.aged;
   }
-  return { scenario, turns, items: last, measured, medianMs: quantile(times, 0.5), p95Ms: quantile(times, 0.95), summaries, aged, setupMs };
+  return { scenario, turns, items: last, measured, medianMs: median(times), p95Ms: p95(times), summaries, aged, setupMs };
 }
 
 /**

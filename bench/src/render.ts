@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { ContextCommit } from '@ctxgit/commit';
 import type { ContextItem } from '@ctxgit/rules';
 import { render, type ProviderName } from '@ctxgit/render';
+import { median, p95 } from './stats.js';
 
 /** One provider at one commit size. */
 export interface RenderBenchRow {
@@ -94,7 +95,6 @@ export function syntheticCommit(n: number): ContextCommit {
   };
 }
 
-const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /**
  * Measures render time per provider and commit size.
@@ -120,15 +120,14 @@ export async function runRenderBench(opts: { quick: boolean }): Promise<RenderBe
         once();
         times.push(performance.now() - start);
       }
-      times.sort((a, b) => a - b);
       const out = once();
-      const medianMs = quantile(times, 0.5);
+      const medianMs = median(times);
       rows.push({
         provider,
         items: n,
         runs: times.length,
         medianMs,
-        p95Ms: quantile(times, 0.95),
+        p95Ms: p95(times),
         perItemUs: (medianMs * 1000) / n,
         bytes: typeof out === 'string' ? out.length : JSON.stringify(out).length,
       });

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMemoTokenizer, loadTokenizer } from '@ctxgit/tokenize';
 import type { EncodingName } from '@ctxgit/tokenize';
+import { median, p95 } from './stats.js';
 
 /** Contenders: ours, js-tiktoken's own `Tiktoken.encode`, gpt-tokenizer, and the tiktoken WASM package. */
 export type TokenizeContender = 'ctxgit' | 'js-tiktoken' | 'gpt-tokenizer' | 'tiktoken-wasm';
@@ -142,15 +143,6 @@ async function counterFor(contender: TokenizeContender, encoding: EncodingName):
   }
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
-const p95 = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] as number;
-};
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 const round = (x: number, digits = 2): number => Number(x.toFixed(digits));
 
