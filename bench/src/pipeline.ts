@@ -106,7 +106,7 @@ interface Setup {
 
 const SETUPS: Record<PipelineBenchScenario, Setup> = {
   steady: { historyBudget: 1e12, band: { epochs: false }, chunk: 500 },
-  folding: { historyBudget: 32_000, band: {}, chunk: 6 },
+  folding: { historyBudget: 32_000, band: {}, chunk: 60 },
 };
 
 function measure(scenario: PipelineBenchScenario, turns: number, measured: number, tokenizer: Tokenizer): PipelineBenchRow {

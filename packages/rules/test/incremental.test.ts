@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Node } from '@ctxgit/dag';
-import { runPipeline, RulesOverBudgetError, type ContextItem, type PipelineContext, type PipelineResult } from '../src/index.js';
+import { defaultRules, runPipeline, RulesOverBudgetError, type ContextItem, type PipelineContext, type PipelineResult } from '../src/index.js';
 import { MIN, quarterTokenizer } from './helpers.js';
 import { event, toNodes } from './random-session.js';
 
@@ -65,5 +65,32 @@ describe('runs that build on the previous result', () => {
     // A sibling of b (from a) took nodes 6..8; from a they are new again.
     expect(runPipeline(a, nodes.slice(6, 8), ctx).items.map((it) => it.key)).toEqual([...a.map((it) => it.key), nodes[6]?.id, nodes[7]?.id]);
     expect(() => runPipeline(b, [nodes[7] as Node], ctx)).toThrow(/already in the list/);
+  });
+
+  it('ages a result that left the critical chain although it did not change itself', () => {
+    const at = (seq: number): number => seq * MIN;
+    const n = (seq: number, role: Node['role'], output: string, more: Partial<Node> = {}): Node => ({ id: `n${seq}`, session: 's', seq, createdAt: at(seq), role, output, ...more });
+    // n2's result holds ZETA_MARKER_42; n3's own call names it after 300 characters, so n3 reuses n2 (n2 is on the
+    // chain) until n4 ages and its arguments are cut to 200 characters; then n2 leaves the chain and must age.
+    const nodes: Node[] = [
+      n(0, 'user', 'go'),
+      n(1, 'assistant', 'looking', { predecessor: 'n0' }),
+      n(2, 'tool', 'found ZETA_MARKER_42 here', { name: 'bash', caller: 'n1' }),
+      n(3, 'assistant', 'next step', { predecessor: 'n1' }),
+      n(4, 'tool', 'ok', { name: 'bash', caller: 'n3', input: { cmd: `${'x'.repeat(300)} ZETA_MARKER_42` } }),
+      n(5, 'assistant', 'third', { predecessor: 'n3' }),
+      n(6, 'tool', 'fine', { name: 'bash', caller: 'n5' }),
+      n(7, 'assistant', 'fourth', { predecessor: 'n5' }),
+      n(8, 'tool', 'done', { name: 'bash', caller: 'n7' }),
+    ];
+    const rules = defaultRules({ tailTurns: 1 });
+    const ctx = (seq: number): PipelineContext => ({ now: at(seq), tokenizer: quarterTokenizer, historyBudget: 1e9, band: { epochs: false }, rules });
+    let items: readonly ContextItem[] = [];
+    for (const [from, to] of [[0, 5], [5, 7], [7, 9]] as const) {
+      const got = runPipeline(items, nodes.slice(from, to), ctx(to));
+      expect(got).toEqual(runPipeline(structuredClone(items) as ContextItem[], nodes.slice(from, to), { ...ctx(to), rules: defaultRules({ tailTurns: 1 }) }));
+      items = got.items;
+    }
+    expect(items.find((it) => it.key === 'n2')?.state).toBe('aged');
   });
 });

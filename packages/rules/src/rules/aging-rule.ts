@@ -1,12 +1,68 @@
 import type { ContextItem } from '../item.js';
+import { factsOf } from '../list-facts.js';
+import { changesSince, editedFrom, type Changes } from '../list-lineage.js';
 import type { RulesOptions } from '../options.js';
-import { protectionOf } from '../protection.js';
+import { protectionOf, type Protection } from '../protection.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
 import { tailStart } from '../tail-start.js';
 import { agedBlocks } from './aged-blocks.js';
-import { factsOf } from '../list-facts.js';
 import { recordEdit } from '../list-lineage.js';
+
+/** What one run of the rule decided, for the next run on a list derived from its result. */
+interface Examined {
+  /** Tail start of that run. */
+  readonly tail: number;
+  readonly scan: object;
+  readonly stamp: number;
+}
+
+const MAX_WALK = 16;
+
+/** The nearest list (from `items` back through recorded edits) this rule examined, and what changed since. */
+function priorOf(items: readonly ContextItem[], examined: WeakMap<readonly ContextItem[], Examined>): { seen: Examined; changes: Changes } | undefined {
+  let cur: readonly ContextItem[] | undefined = items;
+  for (let steps = 0; cur !== undefined && steps <= MAX_WALK; steps++) {
+    const seen = examined.get(cur);
+    if (seen !== undefined) {
+      const changes = changesSince(items, cur, MAX_WALK);
+      return changes === undefined ? undefined : { seen, changes };
+    }
+    cur = editedFrom(cur);
+  }
+  return undefined;
+}
+
+/** The first index of ascending `xs` whose value is at least `v`. */
+function lowerBound(xs: readonly number[], v: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as number) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Candidates to look at: all of them, or, after an earlier run on a list this one derives from, those at changed
+ * or new positions, those at or after either run's tail start, and those that left the critical chain since (an
+ * unchanged candidate before both tails was kept then for a reason that holds as long as it stays on the chain).
+ */
+function toVisit(candidates: readonly number[], tail: number, prior: { seen: Examined; changes: Changes } | undefined, prot: Protection): readonly number[] {
+  const dropped = prior === undefined ? undefined : prot.droppedSince(prior.seen.scan, prior.seen.stamp);
+  if (prior === undefined || dropped === undefined) return candidates;
+  const { seen, changes } = prior;
+  const from = Math.min(seen.tail, tail, changes.appendedFrom);
+  const at = new Set<number>(candidates.slice(lowerBound(candidates, from)));
+  for (const i of changes.changed) if (i < from) at.add(i);
+  for (const key of dropped) {
+    const i = prot.positionOf(key);
+    if (i !== undefined) at.add(i);
+  }
+  return [...at].sort((a, b) => a - b);
+}
 
 /**
  * Tool aging (`aging@1`): a `full` tool item outside the tail window (the last `tailTurns` = 3 assistant
@@ -26,6 +82,8 @@ import { recordEdit } from '../list-lineage.js';
  */
 export function agingRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
+  // Lists this rule returned, with what it decided: a later run visits only what may decide otherwise.
+  const examined = new WeakMap<readonly ContextItem[], Examined>();
   return {
     name: 'aging',
     version: 1,
@@ -34,20 +92,25 @@ export function agingRule(options: RulesOptions = {}): Rule {
       if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
       const tail = tailStart(items, o.tailTurns);
       const prot = protectionOf(items, o, ctx);
+      const prior = priorOf(items, examined);
+      const visit = toVisit(candidates, tail, prior, prot);
       let out: ContextItem[] | undefined;
       const changed: number[] = [];
-      for (const i of candidates) {
+      for (const i of visit) {
         const it = items[i] as ContextItem;
-        if (it.locked || prot.protects(it)) continue;
+        if (it.role !== 'tool' || it.state !== 'full' || it.locked) continue;
+        if (prot.protects(it)) continue;
         const reason = i < tail ? 'tail_window' : o.ageSuperseded && prot.superseded(it.key) ? 'superseded' : undefined;
         if (reason === undefined) continue;
         out ??= items.slice();
         out[i] = { ...it, state: 'aged', reason, blocks: agedBlocks(it.blocks, it.outputChars, o) };
         changed.push(i);
       }
-      if (out === undefined) return items;
-      recordEdit(out, items, changed);
-      return out;
+      const result = out ?? items;
+      if (out !== undefined) recordEdit(out, items, changed);
+      const { scan, stamp } = prot.chainStamp();
+      examined.set(result, { tail, scan, stamp });
+      return result;
     },
   };
 }
