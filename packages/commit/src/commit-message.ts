@@ -1,4 +1,5 @@
-import type { ContextItem, ItemState } from '@ctxgit/rules';
+import type { ItemState } from '@ctxgit/rules';
+import type { StateCounts } from './layout/state-counts.js';
 import type { CommitSummary } from './context-commit.js';
 
 /** What goes into the message of one ContextCommit. */
@@ -10,7 +11,9 @@ export interface CommitMessageInput {
   readonly model: string;
   readonly window: number;
   readonly totalTokens: number;
-  readonly items: readonly ContextItem[];
+  /** Items per state, and in all. */
+  readonly counts: StateCounts;
+  readonly itemCount: number;
   readonly summary: CommitSummary;
   /** Sessions merged by this commit, with their terminal commits. */
   readonly merged: readonly { readonly session: string; readonly commit: string }[];
@@ -25,11 +28,9 @@ export function commitMessage(m: CommitMessageInput): string {
   const subject =
     `${m.session} turn ${m.turn}: +${s.added} ${plural(s.added, 'item')}, ${s.aged} aged, ${s.cleared} cleared, ${s.folded} folded; ` +
     `${m.totalTokens} tokens (${share}% of ${m.window})`;
-  const counts = new Map<ItemState, number>(STATES.map((st) => [st, 0]));
-  for (const item of m.items) counts.set(item.state, (counts.get(item.state) ?? 0) + 1);
   const body = [
-    `${m.items.length} ${plural(m.items.length, 'item')}: ${STATES.map((st) => `${counts.get(st) ?? 0} ${st}`).join(', ')}.`,
-    `Unchanged prefix: ${s.firstChangedIndex} of ${m.items.length} items are as in the parent commit.`,
+    `${m.itemCount} ${plural(m.itemCount, 'item')}: ${STATES.map((st) => `${m.counts[st]} ${st}`).join(', ')}.`,
+    `Unchanged prefix: ${s.firstChangedIndex} of ${m.itemCount} items are as in the parent commit.`,
     `Model: ${m.model}, window ${m.window} tokens.`,
   ];
   if (m.merged.length > 0) body.push(`Merges: ${m.merged.map((p) => `${p.session} at ${p.commit.slice(0, 12)}`).join(', ')}.`);

@@ -17,6 +17,8 @@ import type { SessionSettings } from './session-settings.js';
 import type { StoredCommit } from './stored-commit.js';
 import { holdsNode } from './stored-commit.js';
 import { writeStoredCommit } from './write-stored-commit.js';
+import { inPlaceChanges } from './layout/in-place-changes.js';
+import { carryStates, countStates } from './layout/state-counts.js';
 
 /** The nearest index entry for `node`: the session's own, else the one of the session that appended the node. */
 async function lookupIndex(core: RepoCore, session: string, node: Node): Promise<{ oid: string; own: boolean } | undefined> {
@@ -116,8 +118,10 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
     createdAt: now,
     summary,
   };
-  const message = commitMessage({ ...meta, items: result.items, merged });
-  const stored = await writeStoredCommit(core.git, { base, items: result.items, origins, meta, parents, message });
+  const changed = base === null ? undefined : inPlaceChanges(base.commit.items, result.items);
+  const counts = base !== null && changed !== undefined ? carryStates(base.counts, base.commit.items, result.items, changed) : countStates(result.items);
+  const message = commitMessage({ ...meta, counts, merged });
+  const stored = await writeStoredCommit(core.git, { base, items: result.items, changed, counts, origins, meta, parents, message });
   remember(core, stored);
   const indexBefore = hit !== undefined && hit.own && chain.length === 0 ? hit.oid : null;
   await swapRef(core, s.name, headRef, indexBefore, stored.commit.id);

@@ -8,7 +8,9 @@ import { readBlob } from './git/read-blob.js';
 import { readCommitObject } from './git/read-commit-object.js';
 import { readPath } from './git/read-path.js';
 import { ITEMS_DIR, orderKeyOfFileName } from './layout/item-path.js';
-import type { StoredCommit, StoredItem } from './stored-commit.js';
+import type { StoredCommit } from './stored-commit.js';
+import { StoredEntries } from './stored-entries.js';
+import { countStates } from './layout/state-counts.js';
 import { pointerIds } from './stored-commit.js';
 
 const OID = /^[0-9a-f]{40}$/;
@@ -34,14 +36,20 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
     }
   }
   const blobs = await Promise.all(files.map((f) => readBlob(ctx, f.oid)));
-  const entries = new Map<string, StoredItem>();
   const items: ContextItem[] = [];
-  files.forEach((f, i) => {
+  const origins: (string | undefined)[] = [];
+  files.forEach((_, i) => {
     const record = JSON.parse(decoder.decode(blobs[i] as Uint8Array)) as ContextItem & { origin?: string };
     const { origin, ...item } = record;
     items.push(item);
-    entries.set(item.key, { item, orderKey: orderKeyOfFileName(f.name), oid: f.oid, ...(origin === undefined ? {} : { origin }) });
+    origins.push(origin);
   });
+  const entries = StoredEntries.build(
+    items,
+    files.map((f) => orderKeyOfFileName(f.name)),
+    files.map((f) => f.oid),
+    origins,
+  );
   if (items.length !== meta.itemCount) throw new UnknownCommitError(oid, `meta.json counts ${meta.itemCount} items, the tree holds ${items.length}`);
   const commit: ContextCommit = {
     id: oid,
@@ -56,5 +64,5 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
     summary: meta.summary,
     createdAt: meta.createdAt,
   };
-  return { commit, meta, tree: raw.tree, entries, pointers: pointerIds(items) };
+  return { commit, meta, tree: raw.tree, entries, counts: countStates(items), pointers: pointerIds(items) };
 }

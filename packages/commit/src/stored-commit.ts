@@ -1,17 +1,8 @@
 import type { ContextItem } from '@ctxgit/rules';
 import type { CommitMeta } from './commit-meta.js';
 import type { ContextCommit } from './context-commit.js';
-
-/** Where one item of a commit lives in its tree. */
-export interface StoredItem {
-  readonly item: ContextItem;
-  /** Order key: the item's position name in the tree. */
-  readonly orderKey: string;
-  /** Oid of the item's blob. */
-  readonly oid: string;
-  /** Git blob oid of the original DAG node (canonical JSON), when the item comes from one. */
-  readonly origin?: string;
-}
+import type { StoredEntries } from './stored-entries.js';
+import type { StateCounts } from './layout/state-counts.js';
 
 /** A ContextCommit with what the engine needs to write its children in O(changed items). */
 export interface StoredCommit {
@@ -19,8 +10,10 @@ export interface StoredCommit {
   readonly meta: CommitMeta;
   /** Root tree oid. */
   readonly tree: string;
-  /** By item key. */
-  readonly entries: ReadonlyMap<string, StoredItem>;
+  /** Where each item lives, by key. */
+  readonly entries: StoredEntries;
+  /** Items per state. */
+  readonly counts: StateCounts;
   /** Attach pointer node ids the commit expanded (`attachedFrom` values). */
   readonly pointers: ReadonlySet<string>;
 }

@@ -11,19 +11,24 @@ import { writeCommit } from './git/write-commit.js';
 import { assignOrderKeys } from './layout/assign-order-keys.js';
 import { itemPath } from './layout/item-path.js';
 import { sameItem } from './layout/same-item.js';
-import type { StoredCommit, StoredItem } from './stored-commit.js';
+import type { StoredCommit } from './stored-commit.js';
+import { StoredEntries } from './stored-entries.js';
+import type { StateCounts } from './layout/state-counts.js';
+import { orderKeyBetween } from './layout/order-key.js';
 import { inBatches } from './git/internal/in-batches.js';
 
 
-/** The base's pointers plus those of the new items; shares the base's set when nothing was attached. */
-function nextPointers(base: StoredCommit | null, items: readonly ContextItem[]): ReadonlySet<string> {
+/** The base's pointers plus those of `items` at `at` (every position when undefined); shares the base's set when nothing was attached. */
+function nextPointers(base: StoredCommit | null, items: readonly ContextItem[], at: Iterable<number> | undefined): ReadonlySet<string> {
   const before = base?.pointers ?? new Set<string>();
   let out: Set<string> | undefined;
-  for (const it of items) {
-    if (it.attachedFrom === undefined || before.has(it.attachedFrom) || out?.has(it.attachedFrom) === true) continue;
+  const look = (it: ContextItem): void => {
+    if (it.attachedFrom === undefined || before.has(it.attachedFrom) || out?.has(it.attachedFrom) === true) return;
     out ??= new Set(before);
     out.add(it.attachedFrom);
-  }
+  };
+  if (at === undefined) for (const it of items) look(it);
+  else for (const i of at) look(items[i] as ContextItem);
   return out ?? before;
 }
 
@@ -35,6 +40,10 @@ export interface CommitWrite {
   /** The commit whose tree is edited (the first parent), or null for a session's first commit. */
   readonly base: StoredCommit | null;
   readonly items: readonly ContextItem[];
+  /** Positions where `items` holds another object than the base's items, when it keeps every base key in place (see `inPlaceChanges`). */
+  readonly changed: readonly number[] | undefined;
+  /** States of `items`. */
+  readonly counts: StateCounts;
   /** Origin oids of items that are new in this commit (item key → blob oid of the DAG node). */
   readonly origins: ReadonlyMap<string, string>;
   readonly meta: CommitMeta;
@@ -42,36 +51,78 @@ export interface CommitWrite {
   readonly message: string;
 }
 
-/** Writes the changed item blobs, the trees on their paths, `meta.json` and the commit; returns the stored commit. */
-export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promise<StoredCommit> {
-  const previous = w.base?.entries ?? new Map<string, StoredItem>();
-  const orderKeys = assignOrderKeys(
-    w.items.map((it) => it.key),
-    (key) => previous.get(key)?.orderKey,
-  );
+interface Pending {
+  readonly at: number;
+  readonly item: ContextItem;
+  readonly orderKey: string;
+  readonly origin: string | undefined;
+}
+
+/** Layout of `w.items` kept in place over the base: the base's order keys and blobs, new keys after the last one; O(changed). */
+function inPlace(base: StoredCommit, w: CommitWrite, changed: readonly number[]) {
+  const before = base.commit.items;
+  const e = base.entries;
+  const orderKeys = e.orderKeys.slice();
+  const oids = e.oids.slice();
+  const origins = e.origins.slice();
+  const pending: Pending[] = [];
+  for (const i of changed) {
+    if (sameItem(before[i] as ContextItem, w.items[i] as ContextItem)) continue;
+    const origin = origins[i] ?? w.origins.get((w.items[i] as ContextItem).key);
+    origins[i] = origin;
+    pending.push({ at: i, item: w.items[i] as ContextItem, orderKey: orderKeys[i] as string, origin });
+  }
+  let last = orderKeys.at(-1) ?? null;
+  for (let i = before.length; i < w.items.length; i++) {
+    const item = w.items[i] as ContextItem;
+    last = orderKeyBetween(last, null);
+    orderKeys.push(last);
+    oids.push('');
+    origins.push(w.origins.get(item.key));
+    pending.push({ at: i, item, orderKey: last, origin: origins[i] });
+  }
+  return { orderKeys, oids, origins, pending, edits: [] as TreeEdit[] };
+}
+
+/** Layout of any `w.items`: keys keep their order keys where the order allows, moved and dropped items leave their paths. */
+function anyOrder(base: StoredCommit | null, w: CommitWrite) {
+  const e = base?.entries;
+  const keys = w.items.map((it) => it.key);
+  const orderKeys = assignOrderKeys(keys, (key) => e?.get(key)?.orderKey);
+  const oids: string[] = [];
+  const origins: (string | undefined)[] = [];
   const edits: TreeEdit[] = [];
-  const entries = new Map<string, StoredItem>();
-  const pending: { item: ContextItem; orderKey: string; origin: string | undefined }[] = [];
+  const pending: Pending[] = [];
   let kept = 0;
   w.items.forEach((item, i) => {
     const orderKey = orderKeys[i] as string;
-    const prev = previous.get(item.key);
+    const prev = e?.get(item.key);
     if (prev !== undefined) kept++;
-    if (prev !== undefined && prev.orderKey === orderKey && sameItem(prev.item, item)) {
-      entries.set(item.key, prev.item === item ? prev : { ...prev, item });
-      return;
-    }
+    const origin = prev?.origin ?? w.origins.get(item.key);
+    oids.push(prev?.oid ?? '');
+    origins.push(origin);
+    if (prev !== undefined && prev.orderKey === orderKey && sameItem(prev.item, item)) return;
     if (prev !== undefined && prev.orderKey !== orderKey) edits.push({ path: itemPath(prev.orderKey, item.key), oid: null, type: 'blob' });
-    pending.push({ item, orderKey, origin: prev?.origin ?? w.origins.get(item.key) });
+    pending.push({ at: i, item, orderKey, origin });
   });
-  if (kept < previous.size) {
-    const live = new Set(w.items.map((it) => it.key));
-    for (const [key, prev] of previous) if (!live.has(key)) edits.push({ path: itemPath(prev.orderKey, key), oid: null, type: 'blob' });
+  if (base !== null && kept < base.commit.items.length) {
+    const live = new Set(keys);
+    base.commit.items.forEach((it, i) => {
+      if (!live.has(it.key)) edits.push({ path: itemPath(base.entries.orderKeys[i] as string, it.key), oid: null, type: 'blob' });
+    });
   }
+  return { orderKeys, oids, origins, pending, edits };
+}
+
+/** Writes the changed item blobs, the trees on their paths, `meta.json` and the commit; returns the stored commit. */
+export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promise<StoredCommit> {
+  const { base, changed } = w;
+  const layout = base !== null && changed !== undefined ? inPlace(base, w, changed) : anyOrder(base, w);
+  const { orderKeys, oids, origins, pending, edits } = layout;
   // bounded parallelism: a first commit of a long imported session writes one blob per item
-  await inBatches(pending, async ({ item, orderKey, origin }) => {
+  await inBatches(pending, async ({ at, item, orderKey, origin }) => {
     const oid = await writeBlob(ctx, `${canonicalJson(origin === undefined ? item : { ...item, origin })}\n`);
-    entries.set(item.key, { item, orderKey, oid, ...(origin === undefined ? {} : { origin }) });
+    oids[at] = oid;
     edits.push({ path: itemPath(orderKey, item.key), oid, type: 'blob' });
   });
   const metaOid = await writeBlob(ctx, `${canonicalJson(w.meta)}\n`);
@@ -93,5 +144,10 @@ export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promis
     summary: w.meta.summary,
     createdAt: w.meta.createdAt,
   };
-  return { commit, meta: w.meta, tree, entries, pointers: nextPointers(w.base, w.items) };
+  const entries =
+    base !== null && changed !== undefined
+      ? StoredEntries.extend(base.entries, w.items, orderKeys, oids, origins)
+      : StoredEntries.build(w.items, orderKeys, oids, origins);
+  const touched = changed === undefined ? undefined : [...changed, ...pending.map((p) => p.at)];
+  return { commit, meta: w.meta, tree, entries, counts: w.counts, pointers: nextPointers(w.base, w.items, base === null ? undefined : touched) };
 }
