@@ -118,7 +118,7 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
     createdAt: now,
     summary,
   };
-  const changed = base === null ? undefined : inPlaceChanges(base.commit.items, result.items);
+  const changed = base === null ? undefined : (result.changedPositions ?? inPlaceChanges(base.commit.items, result.items));
   const counts = base !== null && changed !== undefined ? carryStates(base.counts, base.commit.items, result.items, changed) : countStates(result.items);
   const message = commitMessage({ ...meta, counts, merged });
   const stored = await writeStoredCommit(core.git, { base, items: result.items, changed, counts, origins, meta, parents, message });

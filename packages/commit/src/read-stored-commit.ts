@@ -10,6 +10,7 @@ import { readPath } from './git/read-path.js';
 import { ITEMS_DIR, orderKeyOfFileName } from './layout/item-path.js';
 import type { StoredCommit } from './stored-commit.js';
 import { StoredEntries } from './stored-entries.js';
+import { ChunkedList } from './layout/chunked-list.js';
 import { countStates } from './layout/state-counts.js';
 import { pointerIds } from './stored-commit.js';
 
@@ -46,9 +47,9 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
   });
   const entries = StoredEntries.build(
     items,
-    files.map((f) => orderKeyOfFileName(f.name)),
-    files.map((f) => f.oid),
-    origins,
+    ChunkedList.from(files.map((f) => orderKeyOfFileName(f.name))),
+    ChunkedList.from(files.map((f) => f.oid)),
+    ChunkedList.from(origins),
   );
   if (items.length !== meta.itemCount) throw new UnknownCommitError(oid, `meta.json counts ${meta.itemCount} items, the tree holds ${items.length}`);
   const commit: ContextCommit = {

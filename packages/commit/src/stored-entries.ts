@@ -1,4 +1,5 @@
 import type { ContextItem } from '@ctxgit/rules';
+import type { ChunkedList } from './layout/chunked-list.js';
 
 /** Where one item of a commit lives in its tree. */
 export interface StoredItem {
@@ -16,20 +17,20 @@ type SharedPositions = Map<string, number>;
 
 /**
  * Where each item of one commit lives, in arrays aligned with the commit's items. A child commit that keeps its
- * base's items in place and appends new ones derives its entries in the cost of what it changed: the arrays are
- * copied (a memcpy) and patched, and the key index is shared and extended.
+ * base's items in place and appends new ones derives its entries in the cost of what it changed: the lists share
+ * their unchanged chunks, and the key index is shared and extended.
  */
 export class StoredEntries {
   readonly #items: readonly ContextItem[];
   readonly #positions: SharedPositions;
   /** Order key of each item. */
-  readonly orderKeys: readonly string[];
+  readonly orderKeys: ChunkedList<string>;
   /** Blob oid of each item. */
-  readonly oids: readonly string[];
+  readonly oids: ChunkedList<string>;
   /** Blob oid of the original DAG node of each item, when it comes from one. */
-  readonly origins: readonly (string | undefined)[];
+  readonly origins: ChunkedList<string | undefined>;
 
-  private constructor(items: readonly ContextItem[], orderKeys: readonly string[], oids: readonly string[], origins: readonly (string | undefined)[], positions: SharedPositions) {
+  private constructor(items: readonly ContextItem[], orderKeys: ChunkedList<string>, oids: ChunkedList<string>, origins: ChunkedList<string | undefined>, positions: SharedPositions) {
     this.#items = items;
     this.orderKeys = orderKeys;
     this.oids = oids;
@@ -38,7 +39,7 @@ export class StoredEntries {
   }
 
   /** Entries with a key index of their own. */
-  static build(items: readonly ContextItem[], orderKeys: readonly string[], oids: readonly string[], origins: readonly (string | undefined)[]): StoredEntries {
+  static build(items: readonly ContextItem[], orderKeys: ChunkedList<string>, oids: ChunkedList<string>, origins: ChunkedList<string | undefined>): StoredEntries {
     const positions: SharedPositions = new Map();
     items.forEach((it, i) => positions.set(it.key, i));
     return new StoredEntries(items, orderKeys, oids, origins, positions);
@@ -48,7 +49,7 @@ export class StoredEntries {
    * Entries of `items`, which hold `base`'s keys at the same positions and append the rest; shares the key index
    * unless an appended key is indexed at another position (a branch that diverged), which gets an index of its own.
    */
-  static extend(base: StoredEntries, items: readonly ContextItem[], orderKeys: readonly string[], oids: readonly string[], origins: readonly (string | undefined)[]): StoredEntries {
+  static extend(base: StoredEntries, items: readonly ContextItem[], orderKeys: ChunkedList<string>, oids: ChunkedList<string>, origins: ChunkedList<string | undefined>): StoredEntries {
     const positions = base.#positions;
     for (let i = base.#items.length; i < items.length; i++) {
       const at = positions.get((items[i] as ContextItem).key);
@@ -73,7 +74,7 @@ export class StoredEntries {
   get(key: string): StoredItem | undefined {
     const i = this.indexOf(key);
     if (i < 0) return undefined;
-    const origin = this.origins[i];
-    return { item: this.#items[i] as ContextItem, orderKey: this.orderKeys[i] as string, oid: this.oids[i] as string, ...(origin === undefined ? {} : { origin }) };
+    const origin = this.origins.at(i);
+    return { item: this.#items[i] as ContextItem, orderKey: this.orderKeys.at(i) as string, oid: this.oids.at(i) as string, ...(origin === undefined ? {} : { origin }) };
   }
 }

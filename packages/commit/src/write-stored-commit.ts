@@ -15,6 +15,7 @@ import type { StoredCommit } from './stored-commit.js';
 import { StoredEntries } from './stored-entries.js';
 import type { StateCounts } from './layout/state-counts.js';
 import { orderKeyBetween } from './layout/order-key.js';
+import { ChunkedList } from './layout/chunked-list.js';
 import { inBatches } from './git/internal/in-batches.js';
 
 
@@ -58,34 +59,52 @@ interface Pending {
   readonly origin: string | undefined;
 }
 
+/** Where the items go: the blobs to write, the tree edits besides them, and the layout lists once the new blobs' oids are known. */
+interface Layout {
+  readonly pending: readonly Pending[];
+  readonly edits: TreeEdit[];
+  lists(written: ReadonlyMap<number, string>): { orderKeys: ChunkedList<string>; oids: ChunkedList<string>; origins: ChunkedList<string | undefined> };
+}
+
 /** Layout of `w.items` kept in place over the base: the base's order keys and blobs, new keys after the last one; O(changed). */
-function inPlace(base: StoredCommit, w: CommitWrite, changed: readonly number[]) {
+function inPlace(base: StoredCommit, w: CommitWrite, changed: readonly number[]): Layout {
   const before = base.commit.items;
   const e = base.entries;
-  const orderKeys = e.orderKeys.slice();
-  const oids = e.oids.slice();
-  const origins = e.origins.slice();
   const pending: Pending[] = [];
+  const originSet: [number, string | undefined][] = [];
   for (const i of changed) {
-    if (sameItem(before[i] as ContextItem, w.items[i] as ContextItem)) continue;
-    const origin = origins[i] ?? w.origins.get((w.items[i] as ContextItem).key);
-    origins[i] = origin;
-    pending.push({ at: i, item: w.items[i] as ContextItem, orderKey: orderKeys[i] as string, origin });
+    const item = w.items[i] as ContextItem;
+    if (sameItem(before[i] as ContextItem, item)) continue;
+    const had = e.origins.at(i);
+    const origin = had ?? w.origins.get(item.key);
+    if (origin !== had) originSet.push([i, origin]);
+    pending.push({ at: i, item, orderKey: e.orderKeys.at(i) as string, origin });
   }
-  let last = orderKeys.at(-1) ?? null;
+  const newKeys: string[] = [];
+  const newOrigins: (string | undefined)[] = [];
+  let last = e.orderKeys.at(e.orderKeys.length - 1) ?? null;
   for (let i = before.length; i < w.items.length; i++) {
     const item = w.items[i] as ContextItem;
     last = orderKeyBetween(last, null);
-    orderKeys.push(last);
-    oids.push('');
-    origins.push(w.origins.get(item.key));
-    pending.push({ at: i, item, orderKey: last, origin: origins[i] });
+    newKeys.push(last);
+    newOrigins.push(w.origins.get(item.key));
+    pending.push({ at: i, item, orderKey: last, origin: newOrigins.at(-1) });
   }
-  return { orderKeys, oids, origins, pending, edits: [] as TreeEdit[] };
+  return {
+    pending,
+    edits: [],
+    lists(written) {
+      const oldOids: [number, string][] = [];
+      const newOids: string[] = [];
+      for (const [i, oid] of written) if (i < before.length) oldOids.push([i, oid]);
+      for (let i = before.length; i < w.items.length; i++) newOids.push(written.get(i) as string);
+      return { orderKeys: e.orderKeys.with([], newKeys), oids: e.oids.with(oldOids, newOids), origins: e.origins.with(originSet, newOrigins) };
+    },
+  };
 }
 
 /** Layout of any `w.items`: keys keep their order keys where the order allows, moved and dropped items leave their paths. */
-function anyOrder(base: StoredCommit | null, w: CommitWrite) {
+function anyOrder(base: StoredCommit | null, w: CommitWrite): Layout {
   const e = base?.entries;
   const keys = w.items.map((it) => it.key);
   const orderKeys = assignOrderKeys(keys, (key) => e?.get(key)?.orderKey);
@@ -108,23 +127,32 @@ function anyOrder(base: StoredCommit | null, w: CommitWrite) {
   if (base !== null && kept < base.commit.items.length) {
     const live = new Set(keys);
     base.commit.items.forEach((it, i) => {
-      if (!live.has(it.key)) edits.push({ path: itemPath(base.entries.orderKeys[i] as string, it.key), oid: null, type: 'blob' });
+      if (!live.has(it.key)) edits.push({ path: itemPath(base.entries.orderKeys.at(i) as string, it.key), oid: null, type: 'blob' });
     });
   }
-  return { orderKeys, oids, origins, pending, edits };
+  return {
+    pending,
+    edits,
+    lists(written) {
+      for (const [i, oid] of written) oids[i] = oid;
+      return { orderKeys: ChunkedList.from(orderKeys), oids: ChunkedList.from(oids), origins: ChunkedList.from(origins) };
+    },
+  };
 }
 
 /** Writes the changed item blobs, the trees on their paths, `meta.json` and the commit; returns the stored commit. */
 export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promise<StoredCommit> {
   const { base, changed } = w;
   const layout = base !== null && changed !== undefined ? inPlace(base, w, changed) : anyOrder(base, w);
-  const { orderKeys, oids, origins, pending, edits } = layout;
+  const { pending, edits } = layout;
+  const written = new Map<number, string>();
   // bounded parallelism: a first commit of a long imported session writes one blob per item
   await inBatches(pending, async ({ at, item, orderKey, origin }) => {
     const oid = await writeBlob(ctx, `${canonicalJson(origin === undefined ? item : { ...item, origin })}\n`);
-    oids[at] = oid;
+    written.set(at, oid);
     edits.push({ path: itemPath(orderKey, item.key), oid, type: 'blob' });
   });
+  const { orderKeys, oids, origins } = layout.lists(written);
   const metaOid = await writeBlob(ctx, `${canonicalJson(w.meta)}\n`);
   edits.push({ path: [META_FILE], oid: metaOid, type: 'blob' });
   const tree = await updateTree(ctx, w.base?.tree ?? null, edits);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextItem } from '@ctxgit/rules';
 import { StoredEntries } from '../src/stored-entries.js';
+import { ChunkedList } from '../src/layout/chunked-list.js';
 
 const item = (key: string): ContextItem => ({ key, sourceNodeId: key, role: 'user', state: 'full', locked: false, blocks: [], tokens: 1, reason: 'new', touchedAt: 0 });
 const entries = (base: StoredEntries | undefined, keys: readonly string[]): StoredEntries => {
@@ -8,7 +9,8 @@ const entries = (base: StoredEntries | undefined, keys: readonly string[]): Stor
   const orderKeys = keys.map((_, i) => String(i + 1).padStart(9, '0'));
   const oids = keys.map((k) => `oid-${k}`);
   const origins = keys.map((k) => (k.startsWith('o') ? `origin-${k}` : undefined));
-  return base === undefined ? StoredEntries.build(items, orderKeys, oids, origins) : StoredEntries.extend(base, items, orderKeys, oids, origins);
+  const lists = [ChunkedList.from(orderKeys), ChunkedList.from(oids), ChunkedList.from(origins)] as const;
+  return base === undefined ? StoredEntries.build(items, ...lists) : StoredEntries.extend(base, items, ...lists);
 };
 
 describe('StoredEntries', () => {
@@ -42,5 +44,14 @@ describe('StoredEntries', () => {
     const base = entries(undefined, ['s', 'a', 'b']);
     const folded = entries(undefined, ['s', 'sm_1', 'a', 'b']);
     expect([folded.indexOf('sm_1'), folded.indexOf('a'), base.indexOf('a')]).toEqual([1, 2, 1]);
+  });
+
+  it('ChunkedList: a copy that patches and appends leaves the original as it was', () => {
+    const a = ChunkedList.from(Array.from({ length: 2500 }, (_, i) => i));
+    const b = a.with([[3, -3], [2047, -2047]], [2500, 2501]);
+    expect([a.at(3), a.at(2047), a.at(2500), a.length]).toEqual([3, 2047, undefined, 2500]);
+    expect([b.at(3), b.at(2047), b.at(2048), b.at(2501), b.at(2502), b.length]).toEqual([-3, -2047, 2048, 2501, undefined, 2502]);
+    const c = ChunkedList.from<number>([]).with([], Array.from({ length: 1030 }, (_, i) => i));
+    expect([c.length, c.at(1029), c.at(1024)]).toEqual([1030, 1029, 1024]);
   });
 });

@@ -93,5 +93,16 @@ export function executePipeline(
     summarizerFallbacks: 0,
     rules: reports,
   };
-  return { items: cur, totalTokens: t.total, historyTokens: t.history, firstChangedIndex: firstChanged(parentItems, cur, changesSince(cur, parentItems, 64)), report, ctx, version };
+  const changes = changesSince(cur, parentItems, 64);
+  const changed = changes?.changed.filter((i) => cur[i] !== parentItems[i]);
+  return {
+    items: cur,
+    totalTokens: t.total,
+    historyTokens: t.history,
+    firstChangedIndex: firstChanged(parentItems, cur, changes),
+    ...(changed === undefined ? {} : { changedPositions: changed }),
+    report,
+    ctx,
+    version,
+  };
 }

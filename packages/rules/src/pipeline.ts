@@ -93,5 +93,11 @@ export interface PipelineResult {
   readonly historyTokens: number;
   /** Index of the first item that differs from the parent list (the cacheable prefix); the length when none. */
   readonly firstChangedIndex: number;
+  /**
+   * Positions below the parent's length whose item is another object than the parent's there (same key), ascending;
+   * present when the run kept every parent item in place (no fold), so a caller can update what it derived from the
+   * parent in what changed. Positions from the parent's length on are the new items.
+   */
+  readonly changedPositions?: readonly number[];
   readonly report: PipelineReport;
 }

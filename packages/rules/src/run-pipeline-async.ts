@@ -33,8 +33,8 @@ export async function runPipelineAsync(
   const run = executePipeline(parentItems, newNodes, context);
   const summarizer = context.summarizer;
   if (summarizer === undefined) {
-    const { items, totalTokens, historyTokens, firstChangedIndex, report } = run;
-    return { items, totalTokens, historyTokens, firstChangedIndex, report };
+    const { items, totalTokens, historyTokens, firstChangedIndex, changedPositions, report } = run;
+    return { items, totalTokens, historyTokens, firstChangedIndex, ...(changedPositions === undefined ? {} : { changedPositions }), report };
   }
   const parentKeys = new Set(parentItems.map((it) => it.key));
   let items = run.items;
@@ -65,6 +65,7 @@ export async function runPipelineAsync(
     totalTokens: t.total,
     historyTokens: t.history,
     firstChangedIndex: firstChanged(parentItems, items),
+    ...(items === run.items && run.changedPositions !== undefined ? { changedPositions: run.changedPositions } : {}),
     report: { ...run.report, summarizerFallbacks: fallbacks },
   };
 }

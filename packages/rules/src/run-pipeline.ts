@@ -27,6 +27,6 @@ import { executePipeline } from './execute-pipeline.js';
  * ```
  */
 export function runPipeline(parentItems: readonly ContextItem[], newNodes: readonly PipelineInput[], context: PipelineContext): PipelineResult {
-  const { items, totalTokens, historyTokens, firstChangedIndex, report } = executePipeline(parentItems, newNodes, context);
-  return { items, totalTokens, historyTokens, firstChangedIndex, report };
+  const { items, totalTokens, historyTokens, firstChangedIndex, changedPositions, report } = executePipeline(parentItems, newNodes, context);
+  return { items, totalTokens, historyTokens, firstChangedIndex, ...(changedPositions === undefined ? {} : { changedPositions }), report };
 }
