@@ -1,5 +1,6 @@
 import type { ContextItem } from './item.js';
 import { changesSince, editedFrom } from './list-lineage.js';
+import { lowerBound } from './lower-bound.js';
 
 /** Sums and counts over a list that the rules consult on every run. */
 export interface ListFacts {
@@ -37,13 +38,7 @@ function count(t: Tally, it: ContextItem, sign: 1 | -1): void {
 
 /** Puts `i` into or out of the ascending positions `xs`. */
 function place(xs: number[], i: number, member: boolean): void {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((xs[mid] as number) < i) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(xs, i);
   const there = xs[lo] === i;
   if (member && !there) xs.splice(lo, 0, i);
   else if (!member && there) xs.splice(lo, 1);

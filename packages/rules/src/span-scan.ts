@@ -4,6 +4,7 @@ import { distinctiveTokens } from './distinctive-tokens.js';
 import { isFailedResult } from './is-failed-result.js';
 import { operationPaths, type Operation } from './operation-paths.js';
 import { changesSince } from './list-lineage.js';
+import { lowerBound } from './lower-bound.js';
 
 type Call = Extract<Block, { type: 'tool_call' }>;
 type Result = Extract<Block, { type: 'tool_result' }>;
@@ -324,16 +325,4 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size !== b.size) return false;
   for (const x of a) if (!b.has(x)) return false;
   return true;
-}
-
-/** The first index of ascending `xs` whose value is at least `v` (`xs.length` when none). */
-function lowerBound(xs: readonly number[], v: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((xs[mid] as number) < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -7,6 +7,7 @@ import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
 import { tailStart } from '../tail-start.js';
 import { agedBlocks } from './aged-blocks.js';
+import { lowerBound } from '../lower-bound.js';
 import { recordEdit } from '../list-lineage.js';
 
 /** What one run of the rule decided, for the next run on a list derived from its result. */
@@ -31,18 +32,6 @@ function priorOf(items: readonly ContextItem[], examined: WeakMap<readonly Conte
     cur = editedFrom(cur);
   }
   return undefined;
-}
-
-/** The first index of ascending `xs` whose value is at least `v`. */
-function lowerBound(xs: readonly number[], v: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((xs[mid] as number) < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
