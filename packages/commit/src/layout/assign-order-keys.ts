@@ -16,6 +16,8 @@ export function assignOrderKeys(keys: readonly string[], previous: (key: string)
     }
   }
   // A kept key must also stay below every later kept key: true by construction (strictly increasing).
+  const nextKept: (string | null)[] = new Array<string | null>(keys.length).fill(null);
+  for (let i = keys.length - 2; i >= 0; i--) nextKept[i] = kept[i + 1] ?? nextKept[i + 1] ?? null;
   const out: string[] = [];
   let lo: string | null = null;
   for (let i = 0; i < keys.length; i++) {
@@ -25,15 +27,7 @@ export function assignOrderKeys(keys: readonly string[], previous: (key: string)
       lo = k;
       continue;
     }
-    let hi: string | null = null;
-    for (let j = i + 1; j < keys.length; j++) {
-      const next = kept[j];
-      if (next !== null && next !== undefined) {
-        hi = next;
-        break;
-      }
-    }
-    const fresh = orderKeyBetween(lo, hi);
+    const fresh = orderKeyBetween(lo, nextKept[i] ?? null);
     out.push(fresh);
     lo = fresh;
   }

@@ -101,6 +101,8 @@ export class GitNodeStore implements NodeStore {
   readonly #author: { readonly name: string; readonly email: string };
   readonly #maxAttempts: number;
   readonly #sleep: (ms: number) => Promise<void>;
+  /** The tree of the last DAG commit read (commits are immutable; a long import's message is not decoded per read). */
+  #treeOf: { readonly commit: string; readonly tree: string } | undefined;
 
   /**
    * @param ctx - the repository, from `openGit`
@@ -131,8 +133,15 @@ export class GitNodeStore implements NodeStore {
   }
 
   async #root(): Promise<string | null> {
-    const head = await this.head();
-    return head === null ? null : (await readCommitObject(this.ctx, head)).tree;
+    return this.#treeAt(await this.head());
+  }
+
+  async #treeAt(head: string | null): Promise<string | null> {
+    if (head === null) return null;
+    if (this.#treeOf?.commit === head) return this.#treeOf.tree;
+    const { tree } = await readCommitObject(this.ctx, head);
+    this.#treeOf = { commit: head, tree };
+    return tree;
   }
 
   /**
@@ -227,7 +236,7 @@ export class GitNodeStore implements NodeStore {
     ].join('\n')}\n`;
     for (let attempt = 1; ; attempt++) {
       const head = await this.head();
-      const root = head === null ? null : (await readCommitObject(this.ctx, head)).tree;
+      const root = await this.#treeAt(head);
       const current = await this.#record(root, next.id);
       if ((current?.version ?? null) !== (expected?.version ?? null)) {
         throw new DagConflictError({ session: next.id, expected: expected?.version ?? null, actual: current?.version ?? null });
