@@ -116,7 +116,7 @@ export async function runGraphBench(opts: { quick: boolean }): Promise<GraphBenc
     const base = syntheticChain(messages);
     // Small chains are timed in batches so that one sample lasts about a millisecond or more.
     const batch = Math.max(1, Math.ceil(2000 / messages));
-    const runs = messages >= 50_001 ? (opts.quick ? 3 : 7) : messages >= 5001 ? (opts.quick ? 5 : 15) : opts.quick ? 15 : 60;
+    const runs = messages >= 50_001 ? (opts.quick ? 3 : 5) : messages >= 5001 ? (opts.quick ? 5 : 11) : opts.quick ? 15 : 31;
     const warmup = Math.max(2, Math.floor(runs / 5));
     const times: number[] = [];
     const cpu: number[] = [];

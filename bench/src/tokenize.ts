@@ -33,7 +33,7 @@ export interface TokenizeBenchResult {
   readonly encodings: Record<EncodingName, Record<TokenizeContender, ContenderFigures>>;
   /** True when every contender gave the same count for every corpus text, for both encodings. */
   readonly countsEqual: boolean;
-  /** Texts (per encoding) where some contender disagreed with the WASM oracle. */
+  /** Texts (per encoding and contender) where the contender disagreed with the WASM package, plus runs whose totals disagreed. */
   readonly mismatches: number;
   /** Memo hit cost (o200k), median ns per hit: texts up to 1024 code units (keyed by the text) and longer (keyed by SHA-1). */
   readonly memo: { readonly shortHitNs: number; readonly longHitNs: number; readonly shortTexts: number; readonly longTexts: number };
@@ -170,7 +170,8 @@ function coldRun(contender: TokenizeContender, encoding: EncodingName, quick: bo
  * Tokenizer throughput on the shared corpus: cold (fresh process, incl. rank load) and warm, for ours, js-tiktoken's
  * own encode, gpt-tokenizer and the tiktoken WASM package, checking that all give equal counts; plus the memo hit cost.
  *
- * @param opts - `quick`: every 10th corpus text, 1 cold and 2 warm runs, no long-piece case; else the whole corpus, 3 cold and 7 warm runs
+ * @param opts - `quick`: every 10th corpus text, 1 cold and 2 warm runs, no long-piece case; else the whole corpus, 3 cold and 5 warm runs
+ *   (after one warm-up pass, whose per-text counts are compared with the WASM package's)
  * @returns the figures
  * @example
  * ```ts
@@ -183,31 +184,31 @@ export async function runTokenizeBench(opts: { quick: boolean }): Promise<Tokeni
   const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t, 'utf8'), 0);
   const mb = bytes / 1e6;
   const coldRuns = opts.quick ? 1 : 3;
-  const warmRuns = opts.quick ? 2 : 7;
+  const warmRuns = opts.quick ? 2 : 5;
   const encodings = {} as Record<EncodingName, Record<TokenizeContender, ContenderFigures>>;
   let mismatches = 0;
   for (const encoding of ENCODINGS) {
-    const counters = {} as Record<TokenizeContender, Counter>;
-    for (const c of CONTENDERS) counters[c] = await counterFor(c, encoding);
-    const oracle = texts.map(counters['tiktoken-wasm']);
-    for (const c of CONTENDERS) mismatches += texts.filter((t, i) => counters[c](t) !== oracle[i]).length;
     const figures = {} as Record<TokenizeContender, ContenderFigures>;
+    const perText = {} as Record<TokenizeContender, number[]>;
     for (const c of CONTENDERS) {
+      const count = await counterFor(c, encoding);
       const colds = Array.from({ length: coldRuns }, () => coldRun(c, encoding, opts.quick));
       const coldMs = median(colds.map((r) => r.ms));
+      const counts = texts.map(count); // warmup pass, kept for the per-text comparison
+      perText[c] = counts;
       const passes: number[] = [];
       let total = 0;
-      for (let run = 0; run < warmRuns + 1; run++) {
+      for (let run = 0; run < warmRuns; run++) {
         const start = process.hrtime.bigint();
         total = 0;
-        for (const text of texts) total += counters[c](text);
-        if (run > 0) passes.push(ms(start)); // run 0 is warmup
+        for (const text of texts) total += count(text);
+        passes.push(ms(start));
       }
-      if (colds.some((r) => r.total !== total)) mismatches++;
+      if (colds.some((r) => r.total !== total) || counts.reduce((a, b) => a + b, 0) !== total) mismatches++;
       let spaces20kMs: number | undefined;
       if (!opts.quick && c !== 'js-tiktoken') {
         const start = process.hrtime.bigint();
-        counters[c](' '.repeat(20_000));
+        count(' '.repeat(20_000));
         spaces20kMs = round(ms(start), 1);
       }
       figures[c] = {
@@ -219,6 +220,8 @@ export async function runTokenizeBench(opts: { quick: boolean }): Promise<Tokeni
         ...(spaces20kMs === undefined ? {} : { spaces20kMs }),
       };
     }
+    const oracle = perText['tiktoken-wasm'];
+    for (const c of CONTENDERS) mismatches += perText[c].filter((n, i) => n !== oracle[i]).length;
     encodings[encoding] = figures;
   }
   const memo = createMemoTokenizer(await loadTokenizer('o200k_base'), { maxEntries: texts.length + 1 });
