@@ -1,10 +1,12 @@
 /**
- * ContextCommit engine benchmark: one turn (append a user node, commit, append the assistant's reply and its tool
- * result) at session lengths of 100, 1,000 and 10,000 turns, on memfs and on disk (no fsync, and with fsync for the
- * smallest size). The session prefix is imported in one DAG write and committed once (not timed); then `measured`
- * turns are timed one by one. Reported: median and p95 of a turn and of its commit alone, repository bytes and
- * loose objects written per turn, and the ratio of the median turn at the largest size to the smallest.
- * Object writing against native `git fast-import` is compared in bench/src/git.ts.
+ * ContextCommit engine benchmark on the shared corpus chained into one long session: one turn (append the messages
+ * since the last model call, commit, render the commit for OpenAI Chat Completions, append the assistant's reply)
+ * at turn 100, 1,000 and 10,000, on memfs and on disk (no fsync, and with fsync for the smallest size). The session
+ * prefix is imported in one DAG write and committed once (not timed); then `measured` turns are timed one by one.
+ * Reported: median and p95 of a turn, of its commit alone and of its render, repository bytes and loose objects
+ * written per turn against what a store that saves a full copy of the items per snapshot writes, and the ratio of
+ * the median turn at the largest size to the smallest. Object writing against native `git fast-import` is
+ * compared in bench/src/git.ts.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/commit.ts [--quick]`
  */
@@ -12,10 +14,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { deflateSync } from 'node:zlib';
 import { openRepo } from '@ctxgit/commit';
-import type { FsLike, Repo } from '@ctxgit/commit';
+import type { ContextCommit, FsLike, Repo } from '@ctxgit/commit';
 import type { Transcript, TranscriptEntry } from '@ctxgit/dag';
+import { render } from '@ctxgit/render';
+import { loadCorpus } from './eval/load-corpus.js';
 import { median, p95 } from './stats.js';
 
 /** Where the repository lives. */
@@ -29,16 +34,24 @@ export interface CommitBenchRow {
   readonly measured: number;
   /** Items in the last commit. */
   readonly items: number;
-  /** One turn: append user node + commit + append assistant node + append tool node. */
+  /** One turn: append the messages since the last call + commit + render + append the assistant's reply. */
   readonly turnMedianMs: number;
   readonly turnP95Ms: number;
   /** The commit alone (ensureLatestCommit: walk, pipeline, objects, refs). */
   readonly commitMedianMs: number;
   readonly commitP95Ms: number;
+  /** Rendering the commit as an OpenAI Chat Completions request. */
+  readonly renderMedianMs: number;
   /** Growth of the repository's files (objects and refs) per measured turn, DAG included. */
   readonly bytesPerTurn: number;
   /** New loose objects per measured turn, DAG included. */
   readonly objectsPerTurn: number;
+  /** A full-copy store (one serialized item list per snapshot, the way checkpoint stores that copy state save): JSON bytes of the last commit's items. */
+  readonly fullCopyBytesPerTurn: number;
+  /** The same, deflated at zlib level 1 (as git's loose objects here). */
+  readonly fullCopyDeflatedBytesPerTurn: number;
+  /** bytesPerTurn / fullCopyDeflatedBytesPerTurn: below 1, the git layout writes less than a compressed full copy. */
+  readonly bytesOverFullCopy: number;
   /** Importing and committing the prefix (not part of the turn figures). */
   readonly setupMs: number;
 }
@@ -46,29 +59,77 @@ export interface CommitBenchRow {
 /** Result of {@link runCommitBench}. */
 export interface CommitBenchResult {
   readonly quick: boolean;
+  /** The chained corpus: model calls in one pass over it, and its entries (messages) up to the last call measured. */
+  readonly corpus: { readonly callsPerPass: number; readonly entries: number };
   readonly rows: readonly CommitBenchRow[];
   /** Median turn at the largest size over the median turn at 100 turns, per storage (≈1: a turn does not grow with the session). */
   readonly turnRatioLargestOver100: { readonly [fs: string]: number };
   /** Same for bytes written per turn. */
   readonly bytesRatioLargestOver100: { readonly [fs: string]: number };
+  /** Same for the deflated full copy (it grows with the session). */
+  readonly fullCopyBytesRatioLargestOver100: number;
   readonly notes: readonly string[];
 }
 
-const words = (n: number, seed: number): string =>
-  Array.from({ length: n }, (_, i) => ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'][(seed * 7 + i * 3) % 8]).join(' ');
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
 
-function turnEntries(i: number, base: number): TranscriptEntry[] {
-  return [
-    { role: 'user', output: `Turn ${i}: ${words(18, i)}?`, ...(base > 0 ? { predecessor: base - 2 } : {}) },
-    { role: 'assistant', output: `Checking ${i}: ${words(24, i + 1)}.`, predecessor: base },
-    { role: 'tool', name: 'bash', input: { cmd: `grep -n ${i} file.txt` }, output: `${i}: ${words(60, i + 2)}`, caller: base + 1 },
-  ];
+/** The shared corpus as one long session: the entries, and the index of every assistant entry (one model call each). */
+interface ChainedCorpus {
+  readonly entries: readonly TranscriptEntry[];
+  readonly calls: readonly number[];
+  /** Model calls in one pass over the corpus (longer sessions cycle through it again, with new node ids). */
+  readonly callsPerPass: number;
 }
 
-function prefix(turns: number): Transcript {
+/**
+ * Every corpus transcript's branch view, in corpus order, each one continuing the previous one's last message;
+ * system messages after the first transcript's are dropped (a session has one system prompt). Cycles through
+ * the corpus until it holds `calls` model calls.
+ */
+async function chainCorpus(calls: number): Promise<ChainedCorpus> {
+  const pass: TranscriptEntry[] = [];
+  let last: number | undefined;
+  for (const corpus of await loadCorpus(CORPUS, Infinity)) {
+    for (const t of corpus.transcripts) {
+      const index = new Map<string, number>();
+      for (const n of t.nodes) {
+        if (n.role === 'system' && pass.length > 0) continue;
+        const base = { role: n.role, output: n.output, ...(n.name === undefined ? {} : { name: n.name }), ...(n.input === undefined ? {} : { input: n.input }), ...(n.metadata === undefined ? {} : { metadata: n.metadata }) };
+        if (n.role === 'tool') {
+          const caller = n.caller === undefined ? undefined : index.get(n.caller);
+          if (caller === undefined) throw new Error(`${t.id}: tool node ${n.id} has no assistant caller in its branch view`);
+          pass.push({ ...base, caller });
+        } else {
+          pass.push({ ...base, ...(last === undefined ? {} : { predecessor: last }) });
+          last = pass.length - 1;
+        }
+        index.set(n.id, pass.length - 1);
+      }
+    }
+  }
+  const passCalls = pass.flatMap((e, i) => (e.role === 'assistant' && i > 0 ? [i] : []));
+  if (passCalls.length === 0) throw new Error('the corpus has no model call');
   const entries: TranscriptEntry[] = [];
-  for (let i = 0; i < turns; i++) entries.push(...turnEntries(i, entries.length));
-  return { format: 'openai-chat', entries, head: entries.length - 2, skipped: {}, malformed: [], stats: {}, metadata: {} };
+  const all: number[] = [];
+  let tail: number | undefined; // the last non-tool entry so far
+  while (all.length < calls) {
+    const offset = entries.length;
+    for (const e of pass) {
+      const predecessor = e.predecessor !== undefined ? e.predecessor + offset : e.role === 'tool' ? undefined : tail;
+      const caller = e.caller === undefined ? undefined : e.caller + offset;
+      entries.push({ role: e.role, output: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { input: e.input }), ...(e.metadata === undefined ? {} : { metadata: e.metadata }), ...(predecessor === undefined ? {} : { predecessor }), ...(caller === undefined ? {} : { caller }) });
+      if (e.role !== 'tool') tail = entries.length - 1;
+    }
+    all.push(...passCalls.map((i) => i + offset));
+  }
+  return { entries, calls: all, callsPerPass: passCalls.length };
+}
+
+/** The first `turns` model calls of the chain as one transcript, ending on the `turns`-th assistant entry. */
+function prefix(chain: ChainedCorpus, turns: number): Transcript {
+  const head = chain.calls[turns - 1];
+  if (head === undefined) throw new Error(`the chain has fewer than ${turns} calls`);
+  return { format: 'openai-chat', entries: chain.entries.slice(0, head + 1), head, skipped: {}, malformed: [], stats: {}, metadata: {} };
 }
 
 async function repoFiles(fs: FsLike, gitdir: string): Promise<{ bytes: number; objects: number }> {
@@ -89,7 +150,9 @@ async function repoFiles(fs: FsLike, gitdir: string): Promise<{ bytes: number; o
   return { bytes, objects };
 }
 
-async function measure(fsKind: CommitBenchFs, turns: number, measured: number): Promise<CommitBenchRow> {
+const WARMUP_TURNS = 3;
+
+async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: number, measured: number): Promise<CommitBenchRow> {
   let t = 1_700_000_000_000;
   const clock = (): number => (t += 1000);
   let dir: string | undefined;
@@ -102,43 +165,77 @@ async function measure(fsKind: CommitBenchFs, turns: number, measured: number): 
   const fs = repo.git.fs;
   try {
     const t0 = performance.now();
-    const s = await repo.importSession('bench', prefix(turns), { model: 'openai:gpt-4o', window: 20_000_000, clock });
+    const start = prefix(chain, turns);
+    const s = await repo.importSession('bench', start, { model: 'openai:gpt-4o', window: 20_000_000, clock });
     await s.commit();
     const setupMs = performance.now() - t0;
-    // warm-up turns (not measured)
-    const turnOnce = async (i: number): Promise<{ turn: number; commit: number; items: number }> => {
+    const ids = new Map<number, string>([[start.head as number, (await s.head()) as string]]);
+    let next = (start.head as number) + 1;
+    const append = async (i: number): Promise<void> => {
+      const e = chain.entries[i] as TranscriptEntry;
+      const caller = e.caller === undefined ? undefined : ids.get(e.caller);
+      if (e.caller !== undefined && caller === undefined) throw new Error(`entry ${i}: caller ${e.caller} not appended`);
+      const node = await s.append({
+        role: e.role,
+        output: e.output,
+        ...(e.name === undefined ? {} : { name: e.name }),
+        ...(e.input === undefined ? {} : { input: e.input }),
+        ...(caller === undefined ? {} : { caller }),
+        ...(e.metadata === undefined ? {} : { metadata: e.metadata }),
+      });
+      ids.set(i, node.id);
+    };
+    // One turn: the messages since the last call, the commit, its render, then the assistant's reply.
+    const turnOnce = async (call: number): Promise<{ turn: number; commit: number; render: number; commitObject: ContextCommit }> => {
       const a = performance.now();
-      await s.append({ role: 'user', output: `Turn ${i}: ${words(18, i)}?` });
+      for (; next < call; next++) await append(next);
       const b = performance.now();
       const c = await s.commit();
       const e = performance.now();
-      const reply = await s.append({ role: 'assistant', output: `Checking ${i}: ${words(24, i + 1)}.` });
-      await s.append({ role: 'tool', name: 'bash', input: { cmd: `grep -n ${i} file.txt` }, output: `${i}: ${words(60, i + 2)}`, caller: reply.id });
-      return { turn: performance.now() - a, commit: e - b, items: c.items.length };
+      render(c, { provider: 'openai-chat' });
+      const r = performance.now();
+      await append(call);
+      next = call + 1;
+      return { turn: performance.now() - a, commit: e - b, render: r - e, commitObject: c };
     };
-    for (let i = 0; i < 3; i++) await turnOnce(turns + i);
+    const callAt = (k: number): number => {
+      const call = chain.calls[k];
+      if (call === undefined) throw new Error(`the chain has no call ${k}`);
+      return call;
+    };
+    for (let k = 0; k < WARMUP_TURNS; k++) await turnOnce(callAt(turns + k));
     const before = await repoFiles(fs, repo.git.gitdir);
     const turnMs: number[] = [];
     const commitMs: number[] = [];
-    let items = 0;
-    for (let i = 0; i < measured; i++) {
-      const r = await turnOnce(turns + 3 + i);
+    const renderMs: number[] = [];
+    let last: ContextCommit | undefined;
+    for (let k = 0; k < measured; k++) {
+      const r = await turnOnce(callAt(turns + WARMUP_TURNS + k));
       turnMs.push(r.turn);
       commitMs.push(r.commit);
-      items = r.items;
+      renderMs.push(r.render);
+      last = r.commitObject;
     }
     const after = await repoFiles(fs, repo.git.gitdir);
+    const bytesPerTurn = Math.round((after.bytes - before.bytes) / measured);
+    // What a store that saves the whole item list per snapshot writes for the last one (JSON, and deflated as git does).
+    const fullCopy = Buffer.from(JSON.stringify(last?.items ?? []), 'utf8');
+    const fullCopyDeflated = deflateSync(fullCopy, { level: 1 }).length;
     return {
       turns,
       fs: fsKind,
       measured,
-      items,
+      items: last?.items.length ?? 0,
       turnMedianMs: median(turnMs),
       turnP95Ms: p95(turnMs),
       commitMedianMs: median(commitMs),
       commitP95Ms: p95(commitMs),
-      bytesPerTurn: Math.round((after.bytes - before.bytes) / measured),
+      renderMedianMs: median(renderMs),
+      bytesPerTurn,
       objectsPerTurn: (after.objects - before.objects) / measured,
+      fullCopyBytesPerTurn: fullCopy.length,
+      fullCopyDeflatedBytesPerTurn: fullCopyDeflated,
+      bytesOverFullCopy: Number((bytesPerTurn / fullCopyDeflated).toFixed(4)),
       setupMs,
     };
   } finally {
@@ -149,7 +246,8 @@ async function measure(fsKind: CommitBenchFs, turns: number, measured: number): 
 /**
  * Runs the engine benchmark.
  *
- * @param opts - `quick`: memfs at 100 and 1,000 turns, disk at 100, 20 measured turns, no fsync row; else 100, 1,000 and 10,000 on memfs and disk with 60, plus disk+fsync at 100
+ * @param opts - `quick`: memfs at 100 and 1,000 turns, disk at 100, 20 measured turns, no fsync row; else 100,
+ *   1,000 and 10,000 on memfs and disk with 60 measured turns, plus disk+fsync at 100 with 20
  * @returns the figures
  * @example
  * ```ts
@@ -162,9 +260,11 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
   const measured = opts.quick ? 20 : 60;
   const rows: CommitBenchRow[] = [];
   const failures: string[] = [];
+  const largest = Math.max(...sizes);
+  const chain = await chainCorpus(largest + WARMUP_TURNS + measured);
   const attempt = async (fsKind: CommitBenchFs, n: number, m: number): Promise<void> => {
     try {
-      rows.push(await measure(fsKind, n, m));
+      rows.push(await measure(chain, fsKind, n, m));
     } catch (err) {
       failures.push(`${fsKind} ${n} turns failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -177,15 +277,18 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
     const large = rows.filter((r) => r.fs === fsKind).sort((a, b) => b.turns - a.turns)[0];
     return small === undefined || large === undefined || f(small) === 0 ? 0 : Number((f(large) / f(small)).toFixed(2));
   };
+  const lastCall = chain.calls[largest + WARMUP_TURNS + measured - 1] ?? 0;
   return {
     quick: opts.quick,
+    corpus: { callsPerPass: chain.callsPerPass, entries: lastCall + 1 },
     rows,
     turnRatioLargestOver100: { memfs: ratio('memfs', (r) => r.turnMedianMs), disk: ratio('disk', (r) => r.turnMedianMs) },
     bytesRatioLargestOver100: { memfs: ratio('memfs', (r) => r.bytesPerTurn), disk: ratio('disk', (r) => r.bytesPerTurn) },
+    fullCopyBytesRatioLargestOver100: ratio('memfs', (r) => r.fullCopyDeflatedBytesPerTurn),
     notes: [
-      'a turn = append user node + commit + append assistant node + append tool node; 3 warm-up turns first',
-      'window 20,000,000 tokens so no fold runs: the figures isolate the growth of the session (aging changes one old item per turn)',
-      'bytes and objects include the DAG (GitNodeStore) writes; loose objects only, nothing is packed',
+      'the corpus (tau-bench, SWE-agent, Claude Code branch views) chained into one session, cycled with new node ids past one pass; a turn = one model call: append the messages since the last call, commit, render (openai-chat), append the reply; 3 warm-up turns first',
+      'window 20,000,000 tokens so no fold runs: the figures isolate the growth of the session (folding is measured in bench/src/pipeline.ts)',
+      'bytes and objects include the DAG (GitNodeStore) writes; loose objects only, nothing is packed; the full copy is of the items alone (no DAG), so the comparison favours it',
       ...failures,
     ],
   };
@@ -193,11 +296,11 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const r = await runCommitBench({ quick: process.argv.includes('--quick') });
-  const head = ['turns', 'fs', 'items', 'turn median ms', 'turn p95 ms', 'commit median ms', 'commit p95 ms', 'bytes/turn', 'objects/turn', 'setup ms'];
+  const head = ['turns', 'fs', 'items', 'turn median ms', 'turn p95 ms', 'commit median ms', 'commit p95 ms', 'render ms', 'bytes/turn', 'objects/turn', 'full copy B', 'deflated', 'ours/copy', 'setup ms'];
   const lines = r.rows.map((x) =>
-    [x.turns, x.fs, x.items, x.turnMedianMs.toFixed(2), x.turnP95Ms.toFixed(2), x.commitMedianMs.toFixed(2), x.commitP95Ms.toFixed(2), x.bytesPerTurn, x.objectsPerTurn.toFixed(1), x.setupMs.toFixed(0)].join(' | '),
+    [x.turns, x.fs, x.items, x.turnMedianMs.toFixed(2), x.turnP95Ms.toFixed(2), x.commitMedianMs.toFixed(2), x.commitP95Ms.toFixed(2), x.renderMedianMs.toFixed(2), x.bytesPerTurn, x.objectsPerTurn.toFixed(1), x.fullCopyBytesPerTurn, x.fullCopyDeflatedBytesPerTurn, x.bytesOverFullCopy, x.setupMs.toFixed(0)].join(' | '),
   );
   process.stdout.write(`${head.join(' | ')}\n${lines.join('\n')}\n`);
   for (const note of r.notes) process.stdout.write(`note: ${note}\n`);
-  process.stdout.write(`turn median, largest / 100: ${JSON.stringify(r.turnRatioLargestOver100)}; bytes per turn, largest / 100: ${JSON.stringify(r.bytesRatioLargestOver100)}\n`);
+  process.stdout.write(`corpus: ${r.corpus.callsPerPass} calls per pass, ${r.corpus.entries} entries; turn median, largest / 100: ${JSON.stringify(r.turnRatioLargestOver100)}; bytes per turn, largest / 100: ${JSON.stringify(r.bytesRatioLargestOver100)}, full copy ${r.fullCopyBytesRatioLargestOver100}\n`);
 }
