@@ -40,8 +40,13 @@ export interface CommitBenchRow {
   /** The commit alone (ensureLatestCommit: walk, pipeline, objects, refs). */
   readonly commitMedianMs: number;
   readonly commitP95Ms: number;
-  /** Rendering the commit as an OpenAI Chat Completions request. */
+  /** Rendering the commit as an OpenAI Chat Completions request: linear in the request, which nothing bounds here (no fold). */
   readonly renderMedianMs: number;
+  /** The turn without its render: append + commit + append. */
+  readonly appendCommitMedianMs: number;
+  readonly appendCommitP95Ms: number;
+  /** JSON bytes of the last request rendered. */
+  readonly requestBytes: number;
   /** Growth of the repository's files (objects and refs) per measured turn, DAG included. */
   readonly bytesPerTurn: number;
   /** New loose objects per measured turn, DAG included. */
@@ -64,6 +69,8 @@ export interface CommitBenchResult {
   readonly rows: readonly CommitBenchRow[];
   /** Median turn at the largest size over the median turn at 100 turns, per storage (≈1: a turn does not grow with the session). */
   readonly turnRatioLargestOver100: { readonly [fs: string]: number };
+  /** Same without the render (whose cost follows the request's size). */
+  readonly appendCommitRatioLargestOver100: { readonly [fs: string]: number };
   /** Same for bytes written per turn. */
   readonly bytesRatioLargestOver100: { readonly [fs: string]: number };
   /** Same for the deflated full copy (it grows with the session). */
@@ -186,17 +193,17 @@ async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: numbe
       ids.set(i, node.id);
     };
     // One turn: the messages since the last call, the commit, its render, then the assistant's reply.
-    const turnOnce = async (call: number): Promise<{ turn: number; commit: number; render: number; commitObject: ContextCommit }> => {
+    const turnOnce = async (call: number): Promise<{ turn: number; commit: number; render: number; commitObject: ContextCommit; request: unknown }> => {
       const a = performance.now();
       for (; next < call; next++) await append(next);
       const b = performance.now();
       const c = await s.commit();
       const e = performance.now();
-      render(c, { provider: 'openai-chat' });
+      const request = render(c, { provider: 'openai-chat' });
       const r = performance.now();
       await append(call);
       next = call + 1;
-      return { turn: performance.now() - a, commit: e - b, render: r - e, commitObject: c };
+      return { turn: performance.now() - a, commit: e - b, render: r - e, commitObject: c, request };
     };
     const callAt = (k: number): number => {
       const call = chain.calls[k];
@@ -209,12 +216,14 @@ async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: numbe
     const commitMs: number[] = [];
     const renderMs: number[] = [];
     let last: ContextCommit | undefined;
+    let request: unknown;
     for (let k = 0; k < measured; k++) {
       const r = await turnOnce(callAt(turns + WARMUP_TURNS + k));
       turnMs.push(r.turn);
       commitMs.push(r.commit);
       renderMs.push(r.render);
       last = r.commitObject;
+      request = r.request;
     }
     const after = await repoFiles(fs, repo.git.gitdir);
     const bytesPerTurn = Math.round((after.bytes - before.bytes) / measured);
@@ -231,6 +240,9 @@ async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: numbe
       commitMedianMs: median(commitMs),
       commitP95Ms: p95(commitMs),
       renderMedianMs: median(renderMs),
+      appendCommitMedianMs: median(turnMs.map((x, k) => x - (renderMs[k] ?? 0))),
+      appendCommitP95Ms: p95(turnMs.map((x, k) => x - (renderMs[k] ?? 0))),
+      requestBytes: Buffer.byteLength(JSON.stringify(request ?? null), 'utf8'),
       bytesPerTurn,
       objectsPerTurn: (after.objects - before.objects) / measured,
       fullCopyBytesPerTurn: fullCopy.length,
@@ -283,11 +295,12 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
     corpus: { callsPerPass: chain.callsPerPass, entries: lastCall + 1 },
     rows,
     turnRatioLargestOver100: { memfs: ratio('memfs', (r) => r.turnMedianMs), disk: ratio('disk', (r) => r.turnMedianMs) },
+    appendCommitRatioLargestOver100: { memfs: ratio('memfs', (r) => r.appendCommitMedianMs), disk: ratio('disk', (r) => r.appendCommitMedianMs) },
     bytesRatioLargestOver100: { memfs: ratio('memfs', (r) => r.bytesPerTurn), disk: ratio('disk', (r) => r.bytesPerTurn) },
     fullCopyBytesRatioLargestOver100: ratio('memfs', (r) => r.fullCopyDeflatedBytesPerTurn),
     notes: [
       'the corpus (tau-bench, SWE-agent, Claude Code branch views) chained into one session, cycled with new node ids past one pass; a turn = one model call: append the messages since the last call, commit, render (openai-chat), append the reply; 3 warm-up turns first',
-      'window 20,000,000 tokens so no fold runs: the figures isolate the growth of the session (folding is measured in bench/src/pipeline.ts)',
+      'window 20,000,000 tokens so no fold runs: the figures isolate the growth of the session (folding is measured in bench/src/pipeline.ts); the request then holds the whole session, so the render (and the turn with it) grows with the session, which a real window bounds',
       'bytes and objects include the DAG (GitNodeStore) writes; loose objects only, nothing is packed; the full copy is of the items alone (no DAG), so the comparison favours it',
       ...failures,
     ],

@@ -2,9 +2,9 @@ import type { EvalResult } from '../eval/eval-result.js';
 
 /** What identifies a run: the code, the data and the machine it measured. */
 export interface RunStamp {
-  /** `git rev-parse HEAD`, or `uncommitted` when there is no commit. */
+  /** `git rev-parse HEAD` when the run started, or `uncommitted` when there is no commit. */
   readonly commit: string;
-  /** True when the working tree differs from the commit (`git status --porcelain` is not empty). */
+  /** True when the working tree differed from the commit (`git status --porcelain` not empty) at the start or the end, or HEAD moved during the run. */
   readonly dirty: boolean;
   /** sha256 over the bytes of every corpus file, concatenated in sorted relative-path order. */
   readonly corpusDigest: string;

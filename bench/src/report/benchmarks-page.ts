@@ -15,12 +15,29 @@ export interface BenchmarksPage {
 }
 
 const TOPIC_TITLES: Readonly<Record<string, string>> = {
-  commit: 'One turn (append + commit + render)',
-  git: 'Git object writing, against native git fast-import and a full-copy store',
+  commit: 'One turn (append + commit + render) on the chained corpus, against a full-copy store',
+  git: 'Git object writing, against native git fast-import',
   graph: 'Graph analysis (critical chain + continuation view)',
+  pipeline: 'Rule pipeline (one call)',
   render: 'Render',
   tokenize: 'Token counting',
   dag: 'DAG appends and branch views',
+};
+
+/** What each speed topic measures and how to read its fields (the field docs of its result type, in short). */
+const TOPIC_NOTES: Readonly<Record<string, string>> = {
+  dag: 'One `appendNode` and one `branchView` of HEAD on in-memory (`MemoryNodeStore`) sessions of 100, 1,000 and 10,000 nodes, medians and p95 after warm-up. `append10kOver100` ≈ 1: an append does not grow with the nodes before it. `viewPerDepth…` divides a branch view by the depth of HEAD\'s chain (≈ 1: a view costs its depth, not the session). The `…Min…` figures use the fastest run, less sensitive to other load on the machine.',
+  tokenize:
+    'Counting every corpus text with `@ctxgit/tokenize`, js-tiktoken\'s own encoder, gpt-tokenizer and the tiktoken WASM package, for `o200k_base` and `cl100k_base`. Cold: a fresh process that imports the library, loads the ranks and counts the corpus once (median of `runs.cold`). Warm: MB/s of one pass over the corpus after a warm-up pass (median of `runs.warm`; `warmP95MBps` is the slowest passes). `countsEqual`: every contender gave the WASM package\'s count for every text, and the same totals cold and warm. `spaces20kMs`: one run of 20,000 spaces, a single long BPE piece (skipped for js-tiktoken, which takes over 30 s). `memo`: the cost of a hit in `createMemoTokenizer` (texts up to 1,024 code units are keyed by themselves, longer ones by SHA-1). `warmRatioVsOurs` > 1 is faster than ours.',
+  graph:
+    '`analyzeSpan` of `@ctxgit/rules` (dependency graph, critical chain, supersession, failures and the continuation view under a 1,400-byte brief) on synthetic linear agent chains of 21 … 50,001 messages whose tool outputs the next step reuses. Wall and CPU medians of one analysis, a full garbage collection before each sample; small chains are timed in batches (`batch`). `zigMs` is the published Zig implementation\'s time at the sizes it reports (quoted in the issue that specified the analysis; not re-run here, so it is from another machine). `growthVsPrevious` and `growth.normalized` near 1 mean linear growth; quadratic would follow the size ratio.',
+  pipeline:
+    'One `runPipeline` call (the user, assistant and tool nodes of one agent turn) on sessions of 100, 1,000 and 10,000 turns. `steady`: a budget far above the session, epochs off, so aging and idle clearing run on every call; `folding`: a 32,000-token history budget with the default band, so folds happen every few turns (up to 1,000 turns). `ratioLargestOver100` ≈ 1: a call does not grow with the session. `setupMs` builds the prefix and is not part of the figures.',
+  render: '`render` of synthetic commits of 100, 1,000 and 10,000 items for every provider: median and p95 per render, cost per item and the size of the request in bytes. `linearity` divides the per-item cost at 10,000 items by that at 1,000 and at 100 (≈ 1 is linear).',
+  git:
+    'The objects of a typical session (item blobs under sharded trees, a metadata blob and one commit per turn) written with ctxgit\'s git primitives on memfs, on disk and on disk with fsync (up to 1,000 turns), and the same objects streamed into native `git fast-import` in a fresh bare repository in the same run; both must end on the same commit id (`sameCommit`). `ratios` divide ours (disk, no fsync) by native: speed below 1 is slower; `diskTurnOverNative` compares our median turn with fast-import\'s mean; `bytesOverNative` compares our zlib loose objects with fast-import\'s delta-compressed pack. `lateOverEarly`: the median of the last 100 turns over the first 100 (≈ 1: a turn does not grow with the session).',
+  commit:
+    'The shared corpus chained into one session: every transcript\'s branch view, each continuing the previous one (system prompts after the first dropped), cycled with new node ids past one pass. A turn is one model call: append the messages since the last call, `commit()`, `render` it for OpenAI Chat Completions, append the reply. Timed at turn 100, 1,000 and 10,000 (the prefix is imported and committed untimed, then 3 warm-up turns). `bytesPerTurn` and `objectsPerTurn`: growth of the repository per turn, DAG included. `fullCopy…`: what a store that saves a serialized copy of the whole item list per snapshot (the way checkpoint stores that copy state do) writes for the same turn, raw and deflated; `bytesOverFullCopy` is ours over the deflated copy. `turnRatioLargestOver100` ≈ 1 would mean a turn costs the same at 10,000 turns as at 100. The window is set so high that nothing folds (the figures isolate the growth of the session), so the request holds the whole session (`requestBytes`) and its render grows with it; `appendCommit…` is the turn without the render, the part the session length should not change. `bytesRatioLargestOver100` against `fullCopyBytesRatioLargestOver100` shows which store grows with the session.',
 };
 
 const yes = (b: boolean): string => (b ? 'yes' : 'no');
@@ -176,6 +193,7 @@ const CAVEATS = [
   '- **Token counts for Anthropic.** Anthropic publishes no tokenizer; every policy is counted with `o200k_base` for both price models, so the Anthropic figures are in o200k tokens (the ratios between policies are what carries over).',
   '- **ctxgit\'s budget.** The ctxgit policies get the request budget minus the system items and the request overhead as their history budget, and count each item with the same meter as the evaluation; their fold band (fold at the upper mark, down to the lower mark, emergency mark) is the package default, so they aim below the budget by design.',
   '- **Small corpus.** The corpus is small (tau-bench airline, a set of SWE-agent trajectories, a few Claude Code sessions) and its conversations are short, so the budgets are small to make every policy act; longer sessions would stress folding and epochs more.',
+  '- **Modelled comparators and synthetic inputs.** The full-copy store is not a real checkpoint library: its bytes are the JSON of the item list per snapshot, raw and deflated; real savers add their own metadata, and some save only the channels that changed. The one-turn figures run with a window large enough that nothing folds. The dag, git, graph, pipeline and render topics run on synthetic sessions shaped like agent sessions; the one-turn figures and the evaluation run on the corpus.',
   '- **Timings** are medians of several runs on the machine in the stamp; compare ratios measured in the same run, not absolute figures across machines.',
   '',
 ].join('\n');
@@ -224,6 +242,8 @@ export function benchmarksPage(results: BenchResults): BenchmarksPage {
   out.push('## Speed and scale', '');
   for (const [topic, outcome] of Object.entries(results.topics)) {
     out.push(`### ${TOPIC_TITLES[topic] ?? topic} (\`bench/src/${topic}.ts\`)`, '');
+    const note = TOPIC_NOTES[topic];
+    if (note !== undefined) out.push(note, '');
     if (outcome.ok) {
       out.push(`Run time ${(outcome.durationMs / 1000).toFixed(1)} s.`, '', jsonTables(outcome.result, 4), '');
       for (const c of perTopic.filter((c) => c.file.startsWith(`topic-${topic}-`) || c.file === `topic-${topic}.svg`)) out.push(`![${c.title}](benchmarks/${c.file})`, '');

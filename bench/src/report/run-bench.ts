@@ -72,6 +72,7 @@ export async function runBench(options: RunBenchOptions): Promise<RunBenchOutcom
   const outDir = options.outDir ?? options.root;
   const importTopic = options.importTopic ?? importTopicModule;
   const started = new Date();
+  const gitAtStart = gitState(options.root); // topic modules load lazily: the tree must not change until the end
   const load = loadavg().map((l) => Math.round(l * 100) / 100);
   const t0 = performance.now();
   const topics: Record<string, TopicOutcome> = {};
@@ -105,7 +106,8 @@ export async function runBench(options: RunBenchOptions): Promise<RunBenchOutcom
     }
     log(`evaluation: ${evaluation.ok ? 'ok' : `FAILED (${evaluation.error})`}`);
   }
-  const git = gitState(options.root);
+  const gitAtEnd = gitState(options.root);
+  const git = { commit: gitAtStart.commit, dirty: gitAtStart.dirty || gitAtEnd.dirty || gitAtEnd.commit !== gitAtStart.commit };
   const corpus = await corpusDigest(options.corpusDir);
   const cpu = cpus();
   const results: BenchResults = {
