@@ -4,7 +4,8 @@
  * - `steady`: a history budget far above the session (no folding pressure), epochs off so aging and idle
  *   clearing run on every call;
  * - `folding`: a 32,000-token history budget with the default band, so epochs open and folds happen every few
- *   turns (100 and 1,000 turns only: a fold costs the originals it re-points, so a 10,000-turn prefix takes minutes).
+ *   turns (100 and 1,000 turns only: a fold's brief reads every original behind the summary it nests, so building a
+ *   10,000-turn prefix takes about 100 s).
  * The session prefix is built by running the pipeline over chunks of turns (not timed; a chunk that cannot be
  * folded under the emergency mark in one call is split); then `measured` calls
  * are timed one by one, each on the previous call's items. Reported: median and p95 per call, and the ratio of
@@ -164,8 +165,8 @@ export async function runPipelineBench(opts: { quick: boolean }): Promise<Pipeli
   const tokenizer = await loadTokenizer('o200k_base');
   const measured = opts.quick ? 15 : 60;
   const rows: PipelineBenchRow[] = [];
-  // A fold re-points every original of the summary it absorbs, so building a 10,000-turn folded prefix takes
-  // minutes (about 4.5 on 2 cores): the folding scenario stops at 1,000 turns.
+  // A fold's brief is written from every original behind the summary it nests, so building a 10,000-turn folded
+  // prefix takes about 100 s on 2 cores (a fold costs the session there): the folding scenario stops at 1,000 turns.
   const sizesOf = (scenario: PipelineBenchScenario): number[] => SIZES.filter((n) => n <= (opts.quick || scenario === 'folding' ? 1_000 : Infinity));
   for (const scenario of ['steady', 'folding'] as const) for (const turns of sizesOf(scenario)) rows.push(measure(scenario, turns, measured, tokenizer));
   const ratio: Record<string, number> = {};

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Node } from '@ctxgit/dag';
+import { foldedOriginals } from '@ctxgit/rules';
 import { canonicalJson } from './canonical-json.js';
 import { UnknownItemError, VerificationError } from './errors.js';
 import type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
@@ -12,14 +13,15 @@ function blobOid(bytes: Uint8Array): string {
 }
 
 /**
- * The originals a summary folded, read from the DAG by the blob oids recorded with them; every blob is
- * re-hashed and compared with the DAG store's copy of the node.
+ * The originals a summary folded (through the summaries it absorbed), read from the DAG by the blob oids recorded
+ * with them; every blob is re-hashed and compared with the DAG store's copy of the node.
  */
 export async function expandSummary(core: RepoCore, stored: StoredCommit, key: string): Promise<ExpandedSummary> {
   const entry = stored.entries.get(key);
   if (entry === undefined) throw new UnknownItemError(key, stored.commit.id, 'no item with this key');
-  if (entry.item.state !== 'summary') throw new UnknownItemError(key, stored.commit.id, `it is ${entry.item.state}, not a summary`);
-  const keys = entry.item.folded ?? stored.commit.items.filter((it) => it.mergedInto === key).map((it) => it.key);
+  if (entry.item.state !== 'summary' && entry.item.folded === undefined) throw new UnknownItemError(key, stored.commit.id, `it is ${entry.item.state}, not a summary`);
+  const items = stored.commit.items;
+  const keys = entry.item.folded === undefined ? items.filter((it) => it.mergedInto === key).map((it) => it.key) : foldedOriginals(items, key).map((it) => it.key);
   const originals: ExpandedOriginal[] = [];
   for (const k of keys) {
     const folded = stored.entries.get(k);

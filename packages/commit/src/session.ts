@@ -118,7 +118,7 @@ export class Session {
     return this.#settings.historyBudget;
   }
 
-  /** The version string of the session's rule pipeline, e.g. `cap@1+aging@1+idle@1+fold@1`. */
+  /** The version string of the session's rule pipeline, e.g. `cap@1+aging@1+idle@1+fold@2`. */
   get rulesVersion(): string {
     return this.#settings.rulesVersion;
   }
@@ -323,10 +323,10 @@ export class Session {
   }
 
   /**
-   * The originals a summary item folded, byte for byte from the DAG, each verified against the git object id
-   * recorded when it entered the context.
+   * The originals a summary item folded (through the earlier summaries it absorbed), byte for byte from the DAG,
+   * each verified against the git object id recorded when it entered the context.
    *
-   * @param summaryKey - key of a `summary` item
+   * @param summaryKey - key of a `summary` item, or of a `summarized` one that a later summary absorbed
    * @param opts - see {@link ExpandOptions}
    * @returns the originals
    * @throws {@link UnknownItemError} when the key names no summary; {@link VerificationError} when an original does not hash to its recorded id

@@ -4,13 +4,16 @@ import { InvalidCommitError } from './errors.js';
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 const STATES = new Set(['full', 'aged', 'cleared', 'summarized', 'summary']);
 
-/** Checks the shape of the items render relies on; throws InvalidCommitError. */
+/** Checks the shape of the items render relies on (of a `summarized` one, its key); throws InvalidCommitError. */
 export function checkItems(items: unknown): asserts items is readonly ContextItem[] {
   if (!Array.isArray(items)) throw new InvalidCommitError({ index: -1, field: 'items', value: typeof items });
-  items.forEach((item: unknown, index) => {
+  for (let index = 0; index < items.length; index++) {
+    const item: unknown = items[index];
     if (typeof item !== 'object' || item === null) throw new InvalidCommitError({ index, field: 'item', value: String(item) });
     const it = item as Partial<ContextItem>;
     if (typeof it.key !== 'string') throw new InvalidCommitError({ index, field: 'key', value: String(it.key) });
+    // Render reads no more of a summarized item than its key (most of a long session's items are summarized).
+    if (it.state === 'summarized') continue;
     if (!ROLES.has(it.role as string)) throw new InvalidCommitError({ index, field: 'role', value: String(it.role) });
     if (!STATES.has(it.state as string)) throw new InvalidCommitError({ index, field: 'state', value: String(it.state) });
     if (!Array.isArray(it.blocks)) throw new InvalidCommitError({ index, field: 'blocks', value: typeof it.blocks });
@@ -23,5 +26,5 @@ export function checkItems(items: unknown): asserts items is readonly ContextIte
     if (typeof it.tokens !== 'number' || !Number.isFinite(it.tokens)) {
       throw new InvalidCommitError({ index, field: 'tokens', value: String(it.tokens) });
     }
-  });
+  }
 }

@@ -15,7 +15,7 @@ import { idleRule } from './rules/idle-rule.js';
  * @example
  * ```ts
  * const rules = defaultRules({ tailTurns: 3, capChars: 4000 });
- * pipelineVersion(rules); // 'cap@1+aging@1+idle@1+fold@1'
+ * pipelineVersion(rules); // 'cap@1+aging@1+idle@1+fold@2'
  * ```
  */
 export function defaultRules(options: RulesOptions = {}): readonly Rule[] {

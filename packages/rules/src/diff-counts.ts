@@ -29,7 +29,7 @@ export function diffCounts(rule: string, prev: readonly ContextItem[], next: rea
     if (it.reason === 'capped' && p.reason !== 'capped') capped++;
     if (it.state === 'aged' && p.state === 'full') aged++;
     if (it.state === 'cleared' && p.state !== 'cleared') cleared++;
-    if (it.state === 'summarized' && p.state !== 'summarized') folded++;
+    if (it.state === 'summarized' && p.state !== 'summarized' && p.state !== 'summary') folded++;
   }
   return { rule, changed, capped, aged, cleared, folded, summaries };
 }

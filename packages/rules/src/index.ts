@@ -26,6 +26,7 @@ export { agingRule } from './rules/aging-rule.js';
 export { idleRule, CLEARED_PLACEHOLDER } from './rules/idle-rule.js';
 export { foldRule } from './rules/fold-rule.js';
 export { defaultBrief } from './default-brief.js';
+export { foldedOriginals } from './folded-originals.js';
 export { analyzeSpan } from './analyze-span.js';
 export { distinctiveTokens } from './distinctive-tokens.js';
 export { isFailedResult } from './is-failed-result.js';

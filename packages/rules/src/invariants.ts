@@ -55,49 +55,45 @@ export function checkInvariants(rule: string, prev: readonly ContextItem[], next
     if (nextByKey.has(it.key)) fail('duplicate_key', it.key, 'two items share the key');
     nextByKey.set(it.key, it);
   }
-  const prevByKey = new Map(prev.map((it) => [it.key, it] as const));
+  const prevKeys = new Set<string>();
   for (const p of prev) {
+    prevKeys.add(p.key);
     const n = nextByKey.get(p.key);
-    if (n === undefined) {
-      const absorbed =
-        p.state === 'summary' &&
-        (p.folded ?? []).every((k) => {
-          const m = nextByKey.get(nextByKey.get(k)?.mergedInto ?? '');
-          return m !== undefined && m.state === 'summary' && m.key !== p.key;
-        });
-      if (!absorbed) fail('vanished', p.key, p.state === 'summary' ? 'a summary was dropped while its originals were not re-folded' : 'an item was dropped');
-      continue;
-    }
-    checkItem(p, n, fail);
+    if (n === undefined) fail('vanished', p.key, p.state === 'summary' ? 'a summary was dropped' : 'an item was dropped');
+    else checkItem(p, n, fail);
   }
+  // Folding only inserts summaries: the items of prev keep their order.
   let j = 0;
-  const prevOrder = prev.filter((it) => it.state !== 'summary');
   for (const n of next) {
-    if (!prevByKey.has(n.key)) {
-      if (n.state !== 'summary') fail('bad_new_item', n.key, 'a rule added an item that is not a summary');
+    if (!prevKeys.has(n.key)) {
+      // A summary made and absorbed in the same run arrives summarized.
+      if (n.state !== 'summary' && n.folded === undefined) fail('bad_new_item', n.key, 'a rule added an item that is not a summary');
       continue;
     }
-    if (n.state === 'summary') continue;
-    if (prevOrder[j]?.key !== n.key) fail('reordered', n.key, 'items changed order');
+    if (prev[j]?.key !== n.key) fail('reordered', n.key, 'items changed order');
     j++;
   }
+  // A summary (visible, or folded into a later one) stands before the items it folded, which are summarized into it.
+  const indexOf = new Map(next.map((it, i) => [it.key, i] as const));
   const foldedSets = new Map<string, Set<string>>();
-  for (const n of next) if (n.state === 'summary') foldedSets.set(n.key, new Set(n.folded ?? []));
+  for (const n of next) if (n.folded !== undefined) foldedSets.set(n.key, new Set(n.folded));
   let latestUser: ContextItem | undefined;
-  for (const n of next) {
+  next.forEach((n, i) => {
     if (n.role === 'user' && n.state !== 'summary' && n.state !== 'summarized') latestUser = n;
-    if (n.state === 'summary') {
+    if (n.folded !== undefined || n.state === 'summary') {
       const folded = n.folded ?? [];
       if (folded.length === 0) fail('summary_dangling', n.key, 'a summary lists no folded items');
       for (const k of folded) {
         const o = nextByKey.get(k);
         if (o === undefined || o.state !== 'summarized' || o.mergedInto !== n.key) fail('summary_dangling', n.key, `folded item ${k} is missing or not merged into it`);
       }
-    } else if (n.state === 'summarized') {
-      if (foldedSets.get(n.mergedInto ?? '')?.has(n.key) !== true) fail('summarized_dangling', n.key, `mergedInto ${String(n.mergedInto)} is not a summary listing it`);
+    }
+    if (n.state === 'summarized') {
+      const into = n.mergedInto ?? '';
+      if (foldedSets.get(into)?.has(n.key) !== true || (indexOf.get(into) as number) > i) fail('summarized_dangling', n.key, `mergedInto ${String(n.mergedInto)} is not an earlier summary listing it`);
       if (n.role === 'system' || n.pinned === true) fail('protected_folded', n.key, `a ${n.pinned === true ? 'pinned' : 'system'} item was folded`);
     }
-  }
+  });
   // The latest user turn of prev must still be visible.
   let prevLatestUser: ContextItem | undefined;
   for (const p of prev) if (p.role === 'user' && p.state !== 'summary' && p.state !== 'summarized') prevLatestUser = p;
@@ -119,7 +115,7 @@ function aligned(prev: readonly ContextItem[], next: readonly ContextItem[]): bo
 function checkItem(p: ContextItem, n: ContextItem, fail: (invariant: 'locked_changed' | 'loosened', key: string, detail: string) => never): void {
   if (p.locked && !deepEqual(p, n)) fail('locked_changed', p.key, 'a locked item was modified');
   if (n.role !== p.role || n.sourceNodeId !== p.sourceNodeId) fail('locked_changed', p.key, 'role or source node changed');
-  if (p.state === 'summary' ? n.state !== 'summary' : n.state === 'summary' || RANK[n.state] < RANK[p.state]) {
+  if (p.state === 'summary' ? n.state !== 'summary' && n.state !== 'summarized' : n.state === 'summary' || RANK[n.state] < RANK[p.state]) {
     fail('loosened', p.key, `state went from ${p.state} to ${n.state}`);
   }
 }

@@ -31,7 +31,7 @@ export interface ContextItem {
   readonly tokens: number;
   /** Why the item is in its state: `new`, `tail_window`, `idle_60min`, `attached_from:X`, … */
   readonly reason: string;
-  /** Key of the summary item that folded this one. */
+  /** Key of the summary item that folded this one (itself `summarized` when a later fold absorbed it). */
   readonly mergedInto?: string;
   readonly isAnchor?: boolean;
   /** Set on items expanded from an attach: the attach pointer node id. */
@@ -43,6 +43,9 @@ export interface ContextItem {
   readonly caller?: string;
   /** For a `tool` item: length in UTF-16 code units of the original tool output, before any cut. */
   readonly outputChars?: number;
-  /** For a `summary` item: keys of the original items it folded, in list order (never other summaries). */
+  /**
+   * For a summary (`summary`, or `summarized` once a later fold absorbed it): keys of the items it folded, in list
+   * order, earlier summaries among them; {@link foldedOriginals} lists the originals behind them.
+   */
   readonly folded?: readonly string[];
 }

@@ -62,7 +62,7 @@ export interface RuleReport {
   readonly capped: number;
   readonly aged: number;
   readonly cleared: number;
-  /** Items that became `summarized`. */
+  /** Items that became `summarized` (a summary folded into a later one is not counted). */
   readonly folded: number;
   /** Summary items created. */
   readonly summaries: number;

@@ -15,6 +15,7 @@ it('exports exactly the public API', async () => {
     'defaultRules',
     'distinctiveTokens',
     'foldRule',
+    'foldedOriginals',
     'idleRule',
     'isFailedResult',
     'itemFromNode',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRules, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { defaultRules, foldedOriginals, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
 import { NodeBuilder, quarterTokenizer } from './helpers.js';
 
 const chatty = (turns: number, size = 400): NodeBuilder => {
@@ -41,7 +41,7 @@ describe('foldRule', () => {
     expect(r.report.summaries).toBe(1);
   });
 
-  it('re-folds an earlier summary into the next one (originals flattened)', () => {
+  it('nests an earlier summary in the next one, leaving its originals as they were', () => {
     const b = chatty(10);
     const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 1600, rules: [foldRule()] };
     const first = runPipeline([], b.nodes.slice(0, 15), ctx);
@@ -49,9 +49,21 @@ describe('foldRule', () => {
     const second = runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 1200 });
     const summaries = second.items.filter((i) => i.state === 'summary');
     expect(summaries).toHaveLength(1);
-    expect(summaries[0]!.key).not.toBe(s1.key);
-    expect(summaries[0]!.folded!.slice(0, s1.folded!.length)).toEqual(s1.folded);
-    expect(second.items.filter((i) => i.state === 'summarized').every((i) => i.mergedInto === summaries[0]!.key)).toBe(true);
+    const s2 = summaries[0]!;
+    expect(s2.key).not.toBe(s1.key);
+    // s2 folds s1 and the items after it; s1 becomes summarized into s2 and keeps its list.
+    expect(s2.folded![0]).toBe(s1.key);
+    expect(second.items.indexOf(s2)).toBe(first.items.indexOf(s1));
+    expect(second.items.find((i) => i.key === s1.key)).toEqual({ ...s1, state: 'summarized', reason: 'folded', mergedInto: s2.key });
+    // s1's originals are the very objects of the first run: the second fold did not rewrite them.
+    for (const k of s1.folded!) expect(second.items.find((i) => i.key === k)).toBe(first.items.find((i) => i.key === k));
+    // The originals behind s2, through s1, in list order; the brief is written from all of them.
+    const originals = foldedOriginals(second.items, s2.key);
+    expect(originals.map((i) => i.key)).toEqual(second.items.filter((i) => i.state === 'summarized' && i.folded === undefined).map((i) => i.key));
+    expect(originals.slice(0, s1.folded!.length).map((i) => i.key)).toEqual(s1.folded);
+    expect((s2.blocks[0] as { text: string }).text.startsWith(`[ctxgit brief] ${originals.length} earlier messages\n`)).toBe(true);
+    expect(foldedOriginals(second.items, s1.key).map((i) => i.key)).toEqual(s1.folded);
+    expect(second.report.folded).toBe(s2.folded!.length - 1);
   });
 
   it('never folds pinned, anchor or locked items, and respects attach boundaries', () => {
@@ -68,7 +80,7 @@ describe('foldRule', () => {
     for (const k of ['n1', 'n4', 'n5', 'n6', 'n12']) expect(visible(r.items)).toContain(k);
     const summaries = r.items.filter((i) => i.state === 'summary');
     for (const s of summaries) {
-      const groups = new Set(s.folded!.map((k) => items.find((i) => i.key === k)!.attachedFrom ?? ''));
+      const groups = new Set(foldedOriginals(r.items, s.key).map((i) => i.attachedFrom ?? ''));
       expect(groups.size).toBe(1);
       if (groups.has('att1')) expect(s.attachedFrom).toBe('att1');
     }
@@ -88,6 +100,23 @@ describe('foldRule', () => {
     expect(err).toBeInstanceOf(RulesOverBudgetError);
     expect((err as RulesOverBudgetError).code).toBe('E_RULES_OVER_BUDGET');
     expect((err as RulesOverBudgetError).data).toEqual({ historyTokens: 1000, emergencyTokens: 475, attempts: 0 });
+  });
+
+  it('goes past maxFoldAttempts while the history is above the emergency mark, and stops at the cap below it', () => {
+    const b = chatty(12, 2000);
+    // Every third item pinned: the history splits into short runs, one fold each.
+    const items = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 1e9, rules: [] }).items.map((it, i) => (i % 3 === 0 && i > 0 ? { ...it, pinned: true } : it));
+    const run = (maxFoldAttempts: number) => runPipeline(items, [], { now: 0, tokenizer: quarterTokenizer, historyBudget: 6000, rules: [foldRule({ maxFoldAttempts })] });
+    const summaries = (items: readonly ContextItem[]): number => items.filter((i) => i.state === 'summary').length;
+    // Past the cap the history is still above the emergency mark (5,700): the cap is lifted, and every run that frees tokens folds.
+    const lifted = run(1);
+    expect(lifted.historyTokens).toBe(5237);
+    expect(summaries(lifted.items)).toBe(8);
+    expect(run(7).items).toEqual(lifted.items);
+    // The eighth fold gets below the emergency mark: with a cap of 8 the rule stops there, above the lower mark (3,000).
+    const capped = run(8);
+    expect(capped.historyTokens).toBe(5688);
+    expect(summaries(capped.items)).toBe(7);
   });
 
   it('does nothing below the upper mark', () => {

@@ -117,7 +117,7 @@ describe('runPipeline', () => {
 
 describe('pipelineVersion', () => {
   it('joins name@version', () => {
-    expect(pipelineVersion(defaultRules())).toBe('cap@1+aging@1+idle@1+fold@1');
+    expect(pipelineVersion(defaultRules())).toBe('cap@1+aging@1+idle@1+fold@2');
     expect(() => pipelineVersion([...defaultRules(), defaultRules()[0]!])).toThrow(/share the name/);
     expect(() => pipelineVersion([{ name: 'Bad Name', version: 1, apply: (i) => i }])).toThrow(RulesInputError);
   });

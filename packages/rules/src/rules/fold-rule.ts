@@ -3,6 +3,7 @@ import { RulesOverBudgetError } from '../errors.js';
 import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
+import { originalsOf } from '../folded-originals.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { summaryKey } from '../summary-key.js';
@@ -13,18 +14,10 @@ interface Run {
   readonly at: readonly number[];
 }
 
-const foldable = (it: ContextItem, prot: Protection, locked: ReadonlySet<string>): boolean =>
-  it.state !== 'summarized' &&
-  !it.locked &&
-  it.role !== 'system' &&
-  it.pinned !== true &&
-  it.isAnchor !== true &&
-  !prot.protects(it) &&
-  // Re-folding a summary re-points its originals, so none of them may be locked.
-  (it.state !== 'summary' || !(it.folded ?? []).some((k) => locked.has(k)));
+const foldable = (it: ContextItem, prot: Protection): boolean =>
+  it.state !== 'summarized' && !it.locked && it.role !== 'system' && it.pinned !== true && it.isAnchor !== true && !prot.protects(it);
 
 function runsOf(items: readonly ContextItem[], prot: Protection, limit: number): Run[] {
-  const locked = new Set(items.filter((it) => it.locked).map((it) => it.key));
   const runs: Run[] = [];
   let cur: number[] = [];
   let group: string | undefined;
@@ -34,7 +27,7 @@ function runsOf(items: readonly ContextItem[], prot: Protection, limit: number):
   };
   items.forEach((it, i) => {
     if (it.state === 'summarized' || i >= limit) return;
-    if (!foldable(it, prot, locked)) return close();
+    if (!foldable(it, prot)) return close();
     const g = it.attachedFrom ?? '';
     if (cur.length > 0 && g !== group) close();
     group = g;
@@ -46,17 +39,25 @@ function runsOf(items: readonly ContextItem[], prot: Protection, limit: number):
 
 const runId = (items: readonly ContextItem[], r: Run): string => `${items[r.at[0] as number]?.key}..${items[r.at.at(-1) as number]?.key}`;
 
-/** Folds the visible items at `at` into one summary; returns the new list and the tokens it frees. */
-function foldAt(items: readonly ContextItem[], at: readonly number[], o: ResolvedRulesOptions, ctx: RuleContext, reason: string): { items: ContextItem[]; saved: number } {
-  const byKey = new Map(items.map((it) => [it.key, it] as const));
-  const span = at.map((i) => items[i] as ContextItem);
-  const originalKeys = new Set<string>();
-  for (const it of span) {
-    if (it.state === 'summary') for (const k of it.folded ?? []) originalKeys.add(k);
-    else originalKeys.add(it.key);
+/** A list, and its key → item and key → position maps, built the first time a span holds a summary. */
+class Indexed {
+  #maps: { byKey: Map<string, ContextItem>; indexOf: Map<string, number> } | undefined;
+  constructor(readonly items: readonly ContextItem[]) {}
+  /** The originals behind the items at `at`, in list order. */
+  originals(at: readonly number[]): ContextItem[] {
+    const span = at.map((i) => this.items[i] as ContextItem);
+    if (span.every((it) => it.folded === undefined)) return span;
+    this.#maps ??= { byKey: new Map(this.items.map((it) => [it.key, it] as const)), indexOf: new Map(this.items.map((it, i) => [it.key, i] as const)) };
+    return originalsOf(this.items, this.#maps.byKey, this.#maps.indexOf, span.map((it) => it.key));
   }
-  const originals = items.filter((it) => originalKeys.has(it.key));
-  const folded = originals.map((it) => it.key);
+}
+
+/** The summary that would fold the visible items at `at`, and the tokens it would free; costs the span and its originals, not the list. */
+function planFold(l: Indexed, at: readonly number[], o: ResolvedRulesOptions, ctx: RuleContext, reason: string): { summary: ContextItem; saved: number } {
+  const span = at.map((i) => l.items[i] as ContextItem);
+  const folded = span.map((it) => it.key);
+  // The brief is written from the originals, through the summaries the span holds.
+  const originals = l.originals(at);
   const key = summaryKey(folded);
   // The brief gets at most half the originals' size (about 2 bytes per token), within the allowance.
   const spanTokens = span.reduce((s, it) => s + it.tokens, 0);
@@ -77,35 +78,53 @@ function foldAt(items: readonly ContextItem[], at: readonly number[], o: Resolve
     folded,
     ...(attachedFrom !== undefined ? { attachedFrom } : {}),
   };
-  const spanKeys = new Set(span.map((it) => it.key));
+  return { summary, saved: spanTokens - tokens };
+}
+
+interface Fold {
+  /** Positions of the folded items, ascending. */
+  readonly at: readonly number[];
+  readonly summary: ContextItem;
+}
+
+/** `items` with each fold's summary inserted before its span, whose items (summaries included) become `summarized` into it; spans ascend and are disjoint. */
+function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): ContextItem[] {
+  const into = new Map<number, string>();
+  const before = new Map<number, ContextItem>();
+  for (const f of folds) {
+    before.set(f.at[0] as number, f.summary);
+    for (const i of f.at) into.set(i, f.summary.key);
+  }
   const out: ContextItem[] = [];
-  const first = at[0] as number;
   items.forEach((it, i) => {
-    if (i === first) out.push(summary);
-    if (it.state === 'summary' && spanKeys.has(it.key)) return;
-    if (originalKeys.has(it.key)) {
-      const base = byKey.get(it.key) as ContextItem;
-      out.push(base.state === 'summarized' ? { ...base, mergedInto: key } : { ...base, state: 'summarized', reason: 'folded', mergedInto: key });
-    } else out.push(it);
+    const summary = before.get(i);
+    if (summary !== undefined) out.push(summary);
+    const key = into.get(i);
+    out.push(key === undefined ? it : { ...it, state: 'summarized', reason: 'folded', mergedInto: key });
   });
-  const saved = spanTokens - tokens;
-  return { items: out, saved };
+  return out;
 }
 
 /**
- * Folding (`fold@1`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@2`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items folds into one `summary`
- * item (key `sm_<hash of folded keys>`, `folded` = the original keys), repeated down to the lower mark.
- * Folded items become `summarized` with `mergedInto`; a summary inside a run is re-folded and its originals
- * join the new one. Never folded: system items, the latest user turn, pinned, anchor, locked, protected-tool
- * items and the protected part of the critical chain; a run never mixes items of different attach blocks.
+ * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
+ * Folded items become `summarized` with `mergedInto`. A summary inside a run folds like any other item: it
+ * becomes `summarized` and keeps its own `folded`, so summaries nest and a fold rewrites only the items it
+ * folds, never the originals of an earlier summary ({@link foldedOriginals} walks the nesting). Never folded:
+ * system items, the latest user turn, pinned, anchor, locked, protected-tool items and the protected part of
+ * the critical chain; a run never mixes items of different attach blocks.
  * Phases, each down to the lower mark and entered only while the history stays above the upper mark:
  * (1) runs before the tail window, the whole critical chain protected; (2) runs reaching into the tail, never
  * the latest round (the last assistant step and its results); (3) only the newest chain results within
  * `chainShare` protected (summary reason `fold_chain_share`); (4) above the emergency mark, no chain result
  * protected (reason `fold_emergency`). Other summaries have reason `fold`.
  * Only the shortest prefix of a run that reaches the lower mark folds; each fold must free tokens (a run
- * that cannot is not tried again); at most `maxFoldAttempts` folds happen per run. The brief is {@link defaultBrief} (the continuation view of the span) under
+ * that cannot is not tried again); the protection and the runs are found again after each fold. At most
+ * `maxFoldAttempts` folds happen per run, unless the history is still above the emergency mark after them:
+ * then folding goes on to the lower mark in passes, each folding every run it needs on the protection found
+ * at its start (an imported session can need hundreds of folds). The brief is
+ * {@link defaultBrief} of all the originals (the continuation view of the span) under
  * `min(briefBytes, max(160, 2 × tokens of the originals))` bytes.
  *
  * @param options - See {@link RulesOptions}.
@@ -120,56 +139,81 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 1,
+    version: 2,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
       if (!triggered) return items;
-      let cur = items;
+      let cur = new Indexed(items);
       let attempts = 0;
+      // Past `maxFoldAttempts` folds the rule stops, unless the history is still above the emergency mark: then
+      // the cap is lifted and folding goes on down to the lower mark (an imported session may need hundreds).
+      let lifted = false;
       const tried = new Set<string>();
       // Phase 1 folds before the tail window with the whole critical chain protected; phase 2 (still above
       // the upper mark) reaches into the tail but never into the latest round; phase 3 (still above the upper
       // mark) protects only the newest part of the chain within `chainShare`; phase 4 (above the emergency
       // mark) protects no chain result. Each phase folds down to the lower mark.
       let phase = 1;
-      while (h > band.lower && attempts < o.maxFoldAttempts) {
+      // The runs of `cur` in `phase`, found again only when either changes, and the first one not yet passed over.
+      let runs: Run[] | undefined;
+      let next = 0;
+      const usable = (r: Run): boolean => !tried.has(`${phase}:${runId(cur.items, r)}`) && (r.at.length > 1 || cur.items[r.at[0] as number]?.state !== 'summary');
+      while (h > band.lower) {
+        if (attempts >= o.maxFoldAttempts && !lifted) {
+          if (h <= band.emergency) break;
+          lifted = true;
+        }
         const chain = phase <= 2 ? 'all' : phase === 3 ? 'share' : 'none';
-        const prot = protectionOf(cur, o, ctx, chain);
-        const limit = phase === 1 ? tailStart(cur, o.tailTurns) : tailStart(cur, 1);
-        const runs = runsOf(cur, prot, limit).filter((r) => !tried.has(`${phase}:${runId(cur, r)}`));
-        const run = runs.find((r) => r.at.length > 1 || cur[r.at[0] as number]?.state !== 'summary');
-        if (run === undefined) {
-          if (phase < 3 && h > band.upper) phase++;
-          else if (phase === 3 && h > band.emergency) phase++;
-          else break;
-          continue;
+        if (runs === undefined) {
+          runs = runsOf(cur.items, protectionOf(cur.items, o, ctx, chain), phase === 1 ? tailStart(cur.items, o.tailTurns) : tailStart(cur.items, 1));
+          next = 0;
         }
         const reason = phase <= 2 ? 'fold' : phase === 3 ? 'fold_chain_share' : 'fold_emergency';
-        // Shortest prefix whose tokens cover the excess plus the brief's size.
-        const need = h - band.lower;
-        let take = run.at.length;
-        let sum = 0;
-        for (let k = 0; k < run.at.length; k++) {
-          sum += (cur[run.at[k] as number] as ContextItem).tokens;
-          if (sum >= need + Math.ceil(o.briefBytes / 3)) {
-            take = k + 1;
-            break;
+        // One fold, then the protection and the runs are found again on the new list; past the cap, every run of
+        // this list folds in one pass (its protection as it was before the pass), as far as the lower mark needs.
+        const plans: Fold[] = [];
+        for (; next < runs.length && h > band.lower && (lifted || plans.length === 0); next++) {
+          const run = runs[next] as Run;
+          if (!usable(run)) continue;
+          // Shortest prefix whose tokens cover the excess plus the brief's size.
+          const need = h - band.lower;
+          let take = run.at.length;
+          let sum = 0;
+          for (let k = 0; k < run.at.length; k++) {
+            sum += (cur.items[run.at[k] as number] as ContextItem).tokens;
+            if (sum >= need + Math.ceil(o.briefBytes / 3)) {
+              take = k + 1;
+              break;
+            }
           }
+          let at: readonly number[] = run.at.slice(0, take);
+          let plan = planFold(cur, at, o, ctx, reason);
+          if (plan.saved < need && take < run.at.length) {
+            at = run.at;
+            plan = planFold(cur, at, o, ctx, reason);
+          }
+          if (plan.saved <= 0) {
+            tried.add(`${phase}:${runId(cur.items, run)}`);
+            continue;
+          }
+          plans.push({ at, summary: plan.summary });
+          attempts++;
+          h -= plan.saved;
         }
-        let folded = foldAt(cur, run.at.slice(0, take), o, ctx, reason);
-        if (folded.saved < need && take < run.at.length) folded = foldAt(cur, run.at, o, ctx, reason);
-        if (folded.saved <= 0) {
-          tried.add(`${phase}:${runId(cur, run)}`);
+        if (plans.length > 0) {
+          cur = new Indexed(applyFolds(cur.items, plans));
+          runs = undefined;
           continue;
         }
-        attempts++;
-        cur = folded.items;
-        h -= folded.saved;
+        if (phase < 3 && h > band.upper) phase++;
+        else if (phase === 3 && h > band.emergency) phase++;
+        else break;
+        runs = undefined;
       }
       if (h > band.emergency) throw new RulesOverBudgetError(h, band.emergency, attempts);
-      return cur;
+      return cur.items;
     },
   };
 }

@@ -156,22 +156,26 @@ async function checkOne(v: Verifier, dag: DagModel, oid: string, cache: Map<stri
     if (meta.itemCount !== leaves.length) report(v, 'E_VERIFY_ITEM_COUNT_MISMATCH', `${oid}:${META_FILE}`, `meta.json counts ${meta.itemCount} items, the tree holds ${leaves.length}`);
     if (!dag.nodes.has(meta.headNodeId)) report(v, 'E_VERIFY_HEAD_NODE_MISSING', `${oid}:${META_FILE}`, `head node ${meta.headNodeId} is not in the DAG`);
   }
+  const folds = new Map<string, Set<string>>();
+  for (const it of list) if (it.folded !== undefined) folds.set(it.key, new Set(it.folded));
   for (const it of list) {
     const path = `${oid}:item ${it.key}`;
-    // an attached copy of a source's summary item has no DAG node of its own
+    // a summary (visible, or absorbed by a later one) and an attached copy of a source's summary have no DAG node of their own
     const attachedSummary = it.attachedFrom !== undefined && !dag.nodes.has(it.sourceNodeId);
-    if (it.state !== 'summary' && it.origin === undefined && !attachedSummary) report(v, 'E_VERIFY_ORIGIN_MISSING', path, 'an item from a DAG node without the oid of its original');
+    const summary = it.state === 'summary' || it.folded !== undefined;
+    if (!summary && it.origin === undefined && !attachedSummary) report(v, 'E_VERIFY_ORIGIN_MISSING', path, 'an item from a DAG node without the oid of its original');
     if (it.origin !== undefined) await checkOrigin(v, dag, origins, path, it);
-    if (it.state === 'summarized' && (it.mergedInto === undefined || byKey.get(it.mergedInto)?.state !== 'summary')) {
+    const into = byKey.get(it.mergedInto ?? '');
+    if (it.state === 'summarized' && (into === undefined || (into.state !== 'summary' && into.folded === undefined) || folds.get(into.key)?.has(it.key) === false)) {
       report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `summarized, but its summary ${String(it.mergedInto)} is not in the commit`);
     }
-    if (it.state !== 'summary') continue;
-    v.counts.summaries++;
+    if (!summary) continue;
+    if (it.state === 'summary') v.counts.summaries++;
     const folded = it.folded ?? list.filter((x) => x.mergedInto === it.key).map((x) => x.key);
     if (folded.length === 0) report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, 'a summary that folds nothing');
     for (const k of folded) {
       const orig = byKey.get(k);
-      if (orig === undefined || orig.state !== 'summarized' || orig.mergedInto !== it.key || orig.origin === undefined) {
+      if (orig === undefined || orig.state !== 'summarized' || orig.mergedInto !== it.key || (orig.origin === undefined && orig.folded === undefined)) {
         report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `folded item ${k} is ${orig === undefined ? 'not in the commit' : `not a summarized item of this summary with an origin`}`);
       }
     }
