@@ -48,6 +48,14 @@ describe('render input checks', () => {
     expect(() => render(null as unknown as typeof commit, { provider: 'text' })).toThrow(expect.objectContaining({ code: 'E_RENDER_INVALID_COMMIT' }));
   });
 
+  it('checks a summarized item but its blocks, which no provider reads', () => {
+    const folded = { ...user('f', 'old'), state: 'summarized', mergedInto: 'sm_x' };
+    const withFolded = (item: object) => ({ ...commit, items: [item, user('u', 'hi')] }) as unknown as typeof commit;
+    expect(render(withFolded({ ...folded, blocks: undefined }), { provider: 'text' })).toContain('(folded into sm_x)');
+    expect(() => render(withFolded({ ...folded, role: 'robot' }), { provider: 'text' })).toThrow(expect.objectContaining({ data: expect.objectContaining({ index: 0, field: 'role' }) }));
+    expect(() => render(withFolded({ ...folded, tokens: Number.NaN }), { provider: 'openai-chat' })).toThrow(expect.objectContaining({ data: expect.objectContaining({ index: 0, field: 'tokens' }) }));
+  });
+
   it('reads the minimum cacheable length from the model name', () => {
     expect([minCacheableTokens('claude-sonnet-4-5'), minCacheableTokens('anthropic:claude-3-haiku-20240307'), minCacheableTokens('claude-opus-4-5'), minCacheableTokens('claude-haiku-4-5')]).toEqual([1024, 2048, 4096, 4096]);
   });
