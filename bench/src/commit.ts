@@ -162,7 +162,7 @@ async function repoFiles(fs: FsLike, gitdir: string): Promise<{ bytes: number; o
 }
 
 const WARMUP_TURNS = 3;
-/** Tokens: below gpt-4o's 128,000 so that the timed turns reach the fold band (about every 30 turns on this corpus). */
+/** Tokens: below gpt-4o's 128,000 so that the timed turns reach the fold band (every 12 to 30 turns on this corpus). */
 const WINDOW = 32_000;
 
 async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: number, measured: number): Promise<CommitBenchRow> {
@@ -314,7 +314,7 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
     fullCopyBytesRatioLargestOver100: ratio('memfs', (r) => r.fullCopyDeflatedBytesPerTurn),
     notes: [
       'the corpus (tau-bench, SWE-agent, Claude Code branch views) chained into one session, cycled with new node ids past one pass; a turn = one model call: append the messages since the last call, commit, render (openai-chat), append the reply; 3 warm-up turns first',
-      'a 32,000-token window (openai:gpt-4o, whose own is 128,000) with the default rules: the first commit folds the imported prefix (untimed), then folds come every few dozen turns (foldTurns) and keep the request under the window; a fold writes the items it folds and the summaries it nests, never the originals of an earlier summary',
+      'a 32,000-token window (openai:gpt-4o, whose own is 128,000) with the default rules: the first commit folds the imported prefix (untimed), then folds come every 12 to 30 turns (foldTurns) and keep the request under the window; a fold writes the items it folds and the summaries it nests, never the originals of an earlier summary',
       'bytes and objects include the DAG (GitNodeStore) writes; loose objects only, nothing is packed; the full copy is of the items alone (no DAG), so the comparison favours it',
       ...failures,
     ],

@@ -1,19 +1,36 @@
 import type { ContextItem } from './item.js';
 
-/** The originals (items without `folded`) under `keys`, in list order, descending through every summary among them. */
-export function originalsOf(items: readonly ContextItem[], byKey: ReadonlyMap<string, ContextItem>, indexOf: ReadonlyMap<string, number>, keys: Iterable<string>): ContextItem[] {
-  const leaves = new Set<string>();
-  const seen = new Set<string>();
-  const stack = [...keys];
-  for (let k = stack.pop(); k !== undefined; k = stack.pop()) {
-    if (seen.has(k)) continue;
-    seen.add(k);
-    const it = byKey.get(k);
-    if (it === undefined) continue;
-    if (it.folded === undefined) leaves.add(k);
-    else stack.push(...it.folded);
+/** A list's key → item and key → position maps, built on first use, for walking the summaries in it. */
+export class FoldIndex {
+  #maps: { readonly byKey: Map<string, ContextItem>; readonly indexOf: Map<string, number> } | undefined;
+  constructor(readonly items: readonly ContextItem[]) {}
+
+  #built(): { readonly byKey: Map<string, ContextItem>; readonly indexOf: Map<string, number> } {
+    this.#maps ??= { byKey: new Map(this.items.map((it) => [it.key, it] as const)), indexOf: new Map(this.items.map((it, i) => [it.key, i] as const)) };
+    return this.#maps;
   }
-  return [...leaves].map((k) => indexOf.get(k) as number).sort((a, b) => a - b).map((i) => items[i] as ContextItem);
+
+  /** The item with this key. */
+  get(key: string): ContextItem | undefined {
+    return this.#built().byKey.get(key);
+  }
+
+  /** The originals (items without `folded`) under `keys`, in list order, descending through every summary among them. */
+  originals(keys: Iterable<string>): ContextItem[] {
+    const { byKey, indexOf } = this.#built();
+    const leaves = new Set<string>();
+    const seen = new Set<string>();
+    const stack = [...keys];
+    for (let k = stack.pop(); k !== undefined; k = stack.pop()) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const it = byKey.get(k);
+      if (it === undefined) continue;
+      if (it.folded === undefined) leaves.add(k);
+      else stack.push(...it.folded);
+    }
+    return [...leaves].map((k) => indexOf.get(k) as number).sort((a, b) => a - b).map((i) => this.items[i] as ContextItem);
+  }
 }
 
 /**
@@ -30,6 +47,6 @@ export function originalsOf(items: readonly ContextItem[], byKey: ReadonlyMap<st
  * ```
  */
 export function foldedOriginals(items: readonly ContextItem[], key: string): ContextItem[] {
-  const byKey = new Map(items.map((it) => [it.key, it] as const));
-  return originalsOf(items, byKey, new Map(items.map((it, i) => [it.key, i] as const)), byKey.get(key)?.folded ?? []);
+  const index = new FoldIndex(items);
+  return index.originals(index.get(key)?.folded ?? []);
 }

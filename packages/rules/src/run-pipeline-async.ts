@@ -5,7 +5,7 @@ import { firstChanged } from './first-changed.js';
 import { totals } from './totals.js';
 import { checkInvariants } from './invariants.js';
 import { RulesInputError } from './errors.js';
-import { originalsOf } from './folded-originals.js';
+import { FoldIndex } from './folded-originals.js';
 
 /**
  * {@link runPipeline}, then, for every summary created on this run, asks the summarizer for its text and
@@ -40,15 +40,14 @@ export async function runPipelineAsync(
   const parentKeys = new Set(parentItems.map((it) => it.key));
   let items = run.items;
   let fallbacks = 0;
-  // Originals never change here (only new summaries get a summarizer's text), so the maps of the first list serve.
-  const byKey = new Map(items.map((it) => [it.key, it] as const));
-  const indexOf = new Map(items.map((it, i) => [it.key, i] as const));
+  // Originals never change here (only new summaries get a summarizer's text), so the index of the first list serves.
+  const index = new FoldIndex(items);
   for (let i = 0; i < items.length; i++) {
     const s = items[i] as ContextItem;
     if (s.state !== 'summary' || parentKeys.has(s.key)) continue;
     const first = s.blocks[0];
     const brief = first?.type === 'text' ? first.text : '';
-    const originals = originalsOf(items, byKey, indexOf, s.folded ?? []);
+    const originals = index.originals(s.folded ?? []);
     const text = await summarizer.summarize({ key: s.key, items: originals, brief });
     if (typeof text !== 'string' || text === '') throw new RulesInputError(`summarizer ${summarizer.name}`, 'must resolve to a non-empty string');
     const blocks = [{ type: 'text' as const, text }];

@@ -3,7 +3,7 @@ import { RulesOverBudgetError } from '../errors.js';
 import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
-import { originalsOf } from '../folded-originals.js';
+import { FoldIndex } from '../folded-originals.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { summaryKey } from '../summary-key.js';
@@ -39,25 +39,12 @@ function runsOf(items: readonly ContextItem[], prot: Protection, limit: number):
 
 const runId = (items: readonly ContextItem[], r: Run): string => `${items[r.at[0] as number]?.key}..${items[r.at.at(-1) as number]?.key}`;
 
-/** A list, and its key → item and key → position maps, built the first time a span holds a summary. */
-class Indexed {
-  #maps: { byKey: Map<string, ContextItem>; indexOf: Map<string, number> } | undefined;
-  constructor(readonly items: readonly ContextItem[]) {}
-  /** The originals behind the items at `at`, in list order. */
-  originals(at: readonly number[]): ContextItem[] {
-    const span = at.map((i) => this.items[i] as ContextItem);
-    if (span.every((it) => it.folded === undefined)) return span;
-    this.#maps ??= { byKey: new Map(this.items.map((it) => [it.key, it] as const)), indexOf: new Map(this.items.map((it, i) => [it.key, i] as const)) };
-    return originalsOf(this.items, this.#maps.byKey, this.#maps.indexOf, span.map((it) => it.key));
-  }
-}
-
 /** The summary that would fold the visible items at `at`, and the tokens it would free; costs the span and its originals, not the list. */
-function planFold(l: Indexed, at: readonly number[], o: ResolvedRulesOptions, ctx: RuleContext, reason: string): { summary: ContextItem; saved: number } {
+function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, ctx: RuleContext, reason: string): { summary: ContextItem; saved: number } {
   const span = at.map((i) => l.items[i] as ContextItem);
   const folded = span.map((it) => it.key);
-  // The brief is written from the originals, through the summaries the span holds.
-  const originals = l.originals(at);
+  // The brief is written from the originals, through the summaries the span holds (the list's maps only then).
+  const originals = span.some((it) => it.folded !== undefined) ? l.originals(folded) : span;
   const key = summaryKey(folded);
   // The brief gets at most half the originals' size (about 2 bytes per token), within the allowance.
   const spanTokens = span.reduce((s, it) => s + it.tokens, 0);
@@ -145,7 +132,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
       let h = ctx.historyTokens(items);
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
       if (!triggered) return items;
-      let cur = new Indexed(items);
+      let cur = new FoldIndex(items);
       let attempts = 0;
       // Past `maxFoldAttempts` folds the rule stops, unless the history is still above the emergency mark: then
       // the cap is lifted and folding goes on down to the lower mark (an imported session may need hundreds).
@@ -203,7 +190,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
           h -= plan.saved;
         }
         if (plans.length > 0) {
-          cur = new Indexed(applyFolds(cur.items, plans));
+          cur = new FoldIndex(applyFolds(cur.items, plans));
           runs = undefined;
           continue;
         }
