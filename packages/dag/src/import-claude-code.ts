@@ -38,10 +38,13 @@ interface Line {
  *   node of its own; a line whose parent it is follows that line's parent instead.
  * - `summary` lines are skipped (summaries live in commits, not in the DAG), counted as `skipped.summary`;
  *   other line types as `skipped['type:<type>']`; image and other non-text blocks as `skipped['block:<type>']`.
+ * - A `user` or `assistant` line with no message object, or a message without `content` (Claude Code writes such
+ *   lines), is skipped by its type and counted as `skipped['<type>:no-message']` or `skipped['<type>:no-content']`;
+ *   a later line whose `parentUuid` names it follows its parent instead.
  * - Timestamps become `createdAt`. Every other field of a line is kept in `metadata.source`.
  *
- * A line that is not JSON, not an object, lacks `type`, `uuid` or a well-formed `message`, repeats a uuid,
- * names an unknown `parentUuid`, or answers an unknown tool call is malformed.
+ * A line that is not JSON, not an object, lacks `type` or `uuid`, has a `message` whose role or content blocks are
+ * ill-formed, repeats a uuid, names an unknown `parentUuid`, or answers an unknown tool call is malformed.
  *
  * @param text - The JSONL text.
  * @param opts - What to do with malformed lines; see {@link ImportOptions}.
@@ -64,6 +67,8 @@ export function importClaudeCode(text: string, opts?: ImportOptions): Transcript
   const lines: Line[] = [];
   const uuids = new Map<string, number>();
   const open = new Map<string, ChatCall>();
+  /** Skipped message-less lines: uuid → the parentUuid a line naming it follows instead. */
+  const bypassed = new Map<string, string | null>();
   rows.forEach((raw, i) => {
     if (raw.trim() === '') return;
     const line = i + 1;
@@ -80,7 +85,12 @@ export function importClaudeCode(text: string, opts?: ImportOptions): Transcript
       if (typeof type !== 'string') bad('no string type field');
       if (type === 'summary') return b.skip('summary');
       if (type !== 'user' && type !== 'assistant') return b.skip(`type:${type}`);
-      const parsed = parseLine(v, type, line, uuids, open);
+      const message = v['message'];
+      if (!isRecord(message)) return bypass(v, `${type}:no-message`);
+      if (message['content'] === undefined) return bypass(v, `${type}:no-content`);
+      const parentUuid = v['parentUuid'];
+      const fields = typeof parentUuid === 'string' && !uuids.has(parentUuid) && bypassed.has(parentUuid) ? { ...v, parentUuid: followBypassed(parentUuid) } : v;
+      const parsed = parseLine(fields, message, type, line, uuids, open);
       uuids.set(parsed.line.uuid, line);
       for (const [id, c] of parsed.newCalls) open.set(id, c);
       for (const [id, result] of parsed.results) {
@@ -92,6 +102,17 @@ export function importClaudeCode(text: string, opts?: ImportOptions): Transcript
       lines.push(parsed.line);
     });
   });
+  function bypass(v: Record<string, unknown>, reason: string): void {
+    const uuid = v['uuid'];
+    const parent = v['parentUuid'] ?? null;
+    if (typeof uuid === 'string' && uuid !== '' && !uuids.has(uuid) && (parent === null || typeof parent === 'string')) bypassed.set(uuid, parent);
+    b.skip(reason);
+  }
+  function followBypassed(uuid: string): string | null {
+    let at: string | null = uuid;
+    for (let hops = 0; at !== null && !uuids.has(at) && bypassed.has(at) && hops <= bypassed.size; hops++) at = bypassed.get(at) ?? null;
+    return at;
+  }
   const resolved = new Map<string, number | undefined>();
   let lastMain: number | undefined;
   for (const l of lines) {
@@ -127,7 +148,7 @@ interface Parsed {
   readonly skips: string[];
 }
 
-function parseLine(v: Record<string, unknown>, type: 'user' | 'assistant', line: number, uuids: ReadonlyMap<string, number>, open: ReadonlyMap<string, ChatCall>): Parsed {
+function parseLine(v: Record<string, unknown>, message: Record<string, unknown>, type: 'user' | 'assistant', line: number, uuids: ReadonlyMap<string, number>, open: ReadonlyMap<string, ChatCall>): Parsed {
   const uuid = v['uuid'];
   if (typeof uuid !== 'string' || uuid === '') bad('no string uuid');
   const first = uuids.get(uuid);
@@ -143,11 +164,8 @@ function parseLine(v: Record<string, unknown>, type: 'user' | 'assistant', line:
     createdAt = typeof ts === 'string' ? Date.parse(ts) : NaN;
     if (!Number.isFinite(createdAt)) bad(`timestamp ${JSON.stringify(ts)} is not an ISO date`);
   }
-  const message = v['message'];
-  if (!isRecord(message)) bad(`message is ${message === undefined ? 'missing' : kindOf(message)}; expected an object`);
   if (message['role'] !== type) bad(`message.role is ${JSON.stringify(message['role'])} on a ${type} line`);
   const content = message['content'];
-  if (content === undefined) bad('message.content is missing');
   const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : bad(`message.content is ${kindOf(content)}; expected a string or an array of blocks`);
   const texts: string[] = [];
   const thinking: string[] = [];

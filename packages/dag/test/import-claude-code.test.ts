@@ -2,10 +2,10 @@ import { MalformedTranscriptError, importClaudeCode } from '@ctxgit/dag';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles, readCorpus, store } from './corpus.js';
 
+/** Lines of edge_cases.jsonl that are skipped by type: a message without content (line 10), no message object (11). */
+const EDGE_NO_MESSAGE = new Set([10, 11]);
 /** Lines of edge_cases.jsonl that are malformed on purpose, and why (read from the file). */
 const EDGE_MALFORMED = [
-  { line: 10, reason: 'message.content is missing' }, // "contenst" typo
-  { line: 11, reason: 'message is string; expected an object' }, // "message": "error"
   { line: 13, reason: 'expected a JSON object, got string' }, // "massive error"
   { line: 14, reason: 'no string type field' }, // {"silly": "this"}
   { line: 15, reason: 'expected a JSON object, got number' }, // 42
@@ -52,12 +52,12 @@ describe('importClaudeCode on the Claude Code corpus', () => {
       const text = readCorpus('claude-code', file);
       const edge = file === 'edge_cases.jsonl';
       const t = importClaudeCode(text, edge ? { malformed: 'skip' } : {});
-      const want = expectedNodes(text, new Set(edge ? EDGE_MALFORMED.map((m) => m.line) : []));
+      const want = expectedNodes(text, new Set(edge ? [...EDGE_MALFORMED.map((m) => m.line), ...EDGE_NO_MESSAGE] : []));
       expect(t.malformed).toEqual(edge ? EDGE_MALFORMED : []);
       expect(t.entries).toHaveLength(want.nodes + want.tools);
       expect(t.entries.filter((e) => e.role === 'tool')).toHaveLength(want.tools);
       expect(t.stats['toolResults'] ?? 0).toBe(want.results);
-      expect(t.skipped).toEqual({ ...(want.summaries > 0 ? { summary: want.summaries } : {}), ...(edge ? { malformed: EDGE_MALFORMED.length } : {}) });
+      expect(t.skipped).toEqual({ ...(want.summaries > 0 ? { summary: want.summaries } : {}), ...(edge ? { malformed: EDGE_MALFORMED.length, 'user:no-content': 1, 'user:no-message': 1 } : {}) });
       const { nodes, view } = await store(t);
       expect(nodes).toHaveLength(t.entries.length);
       expect(view).toHaveLength(t.entries.length);
@@ -69,6 +69,27 @@ describe('importClaudeCode on the Claude Code corpus', () => {
     });
   }
 
+  it('edge_cases.jsonl: lines without a message are skipped by type, not refused', () => {
+    const text = readCorpus('claude-code', 'edge_cases.jsonl').split('\n').slice(0, 12).join('\n');
+    const t = importClaudeCode(text);
+    expect(t.malformed).toEqual([]);
+    expect(t.skipped).toEqual({ 'user:no-content': 1, 'user:no-message': 1 });
+  });
+
+  it('a line naming a skipped message-less line as its parent follows that line\'s parent', () => {
+    const rows = [
+      JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'hi' } }),
+      JSON.stringify({ type: 'user', uuid: 'u2', parentUuid: 'u1', isMeta: true }),
+      JSON.stringify({ type: 'assistant', uuid: 'a1', parentUuid: 'u2', message: { role: 'assistant', content: 'hello' } }),
+    ];
+    const t = importClaudeCode(rows.join('\n'));
+    expect(t.skipped).toEqual({ 'user:no-message': 1 });
+    expect(t.entries.map((e) => [e.role, e.output, e.predecessor])).toEqual([
+      ['user', 'hi', undefined],
+      ['assistant', 'hello', 0],
+    ]);
+  });
+
   it('edge_cases.jsonl: the default refuses the first malformed line, naming it', () => {
     let err: unknown;
     try {
@@ -77,8 +98,8 @@ describe('importClaudeCode on the Claude Code corpus', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(MalformedTranscriptError);
-    expect((err as MalformedTranscriptError).data).toEqual({ format: 'claude-code', line: 10, reason: 'message.content is missing' });
-    expect((err as Error).message).toContain('line 10');
+    expect((err as MalformedTranscriptError).data).toEqual({ format: 'claude-code', line: 13, reason: 'expected a JSON object, got string' });
+    expect((err as Error).message).toContain('line 13');
   });
 
   it('edge_cases.jsonl: a failed tool keeps is_error; a call whose result line is malformed is flagged resultMissing', () => {
