@@ -5,7 +5,7 @@ import { replayCorpus } from './replay.js';
 const kind = FS_KINDS.find((k) => k.name === 'disk');
 
 describe('corpus replay on a temp dir', () => {
-  it('replays every transcript with a commit before each assistant node; git fsck --strict is clean', { timeout: 600_000 }, async () => {
+  it('replays every transcript with a commit before each assistant node; git fsck --strict is clean', async () => {
     if (kind === undefined) throw new Error('no disk kind');
     const { repo, gitdir } = await kind.open();
     const { transcripts, commits, assistants } = await replayCorpus(repo);

@@ -5,7 +5,7 @@ import { replayCorpus } from './replay.js';
 const kind = FS_KINDS.find((k) => k.name === 'memfs');
 
 describe('corpus replay on memfs', () => {
-  it('replays every transcript with a commit before each assistant node', { timeout: 600_000 }, async () => {
+  it('replays every transcript with a commit before each assistant node', async () => {
     if (kind === undefined) throw new Error('no memfs kind');
     const { repo } = await kind.open();
     const { transcripts, commits, assistants } = await replayCorpus(repo);

@@ -14,7 +14,7 @@ const op: fc.Arbitrary<Op> = fc.record({
 });
 
 describe('engine invariants under random operation sequences (memfs)', () => {
-  it('each commit holds exactly the branch view of its head, has at most one parent, and is never rewritten', { timeout: 300_000 }, async () => {
+  it('each commit holds exactly the branch view of its head, has at most one parent, and is never rewritten', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 24 }), async (ops) => {
         const fs = createFsFromVolume(new Volume()) as unknown as FsLike;

@@ -202,5 +202,5 @@ describe('GitNodeStore under faults and crashes', () => {
     }
     expect(survived).toBeGreaterThan(disk ? opsPerAppend / 2 : opsPerAppend);
     expect((await store.getSession('s'))?.version).toBe(r.version);
-  }, 300_000);
+  });
 });

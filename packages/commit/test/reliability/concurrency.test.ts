@@ -110,5 +110,5 @@ describe('several processes on one repository', () => {
     const report = await verifyRepo(fresh);
     expect(report.issues.filter((i) => i.severity === 'error')).toEqual([]);
     expect(fsck(gitdir)).toEqual([]);
-  }, 180_000);
+  });
 });
