@@ -6,6 +6,9 @@ export {
   InvalidMergeError,
   InvalidOptionError,
   NotCtxgitRepoError,
+  PinCapError,
+  PinStateError,
+  PinTargetError,
   SelfMergeError,
   SessionNameTakenError,
   UnknownCommitError,
@@ -21,7 +24,8 @@ export { Repo } from './repo.js';
 export type { CreateSessionOptions, SessionOptions } from './session-options.js';
 export type { MergeOptions } from './merge-sessions.js';
 export { Session } from './session.js';
-export type { AttachRequest, CheckoutOptions, ExpandOptions, ForkSessionOptions, LogOptions, SessionUsage } from './session.js';
+export type { AttachRequest, CheckoutOptions, ExpandOptions, ForkSessionOptions, LogOptions, PinResult, SessionUsage } from './session.js';
+export type { SessionSummarizer } from './summarizer/session-summarizer.js';
 export type { LogEntry } from './log-entry.js';
 export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 export { canonicalJson } from './canonical-json.js';
