@@ -159,3 +159,23 @@ export class PinCapError extends CommitError {
     );
   }
 }
+
+/** The stable codes of {@link FoldToolError}. */
+export type FoldToolErrorCode =
+  | 'E_FOLD_TOOL_UNKNOWN_TOOL'
+  | 'E_FOLD_TOOL_BAD_ARGUMENTS'
+  | 'E_FOLD_TOOL_UNKNOWN_SUMMARY'
+  | 'E_FOLD_TOOL_OUT_OF_RANGE'
+  | 'E_FOLD_TOOL_TOO_LARGE';
+
+/**
+ * A fold tool call the model made was wrong: an unknown tool, malformed arguments, an unknown summary, an offset out
+ * of range or a request over the size limit. {@link Session.foldTool} returns it in its result (the text the model
+ * gets back says what to do instead) rather than throwing.
+ */
+export class FoldToolError extends CommitError {
+  declare readonly code: FoldToolErrorCode;
+  constructor(code: FoldToolErrorCode, message: string, data: CommitErrorData) {
+    super(code, message, data);
+  }
+}

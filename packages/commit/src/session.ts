@@ -18,6 +18,9 @@ import { contextRef } from './refs.js';
 import type { RepoCore } from './repo-core.js';
 import { loadCommit } from './repo-core.js';
 import type { SessionSettings } from './session-settings.js';
+import type { FoldToolOptions } from './fold-tools/fold-tool-definitions.js';
+import { runFoldTool } from './fold-tools/run-fold-tool.js';
+import type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js';
 import { PIN_METADATA, pinRecordInput } from './pins/pin-record.js';
 import { pinCapTokens, pinnedTokens } from './pins/pinned-mass.js';
 
@@ -53,6 +56,12 @@ export interface LogOptions {
 /** Options of {@link Session.expand}. */
 export interface ExpandOptions {
   /** Read the summary from this commit. @defaultValue the session's latest commit */
+  readonly commit?: string;
+}
+
+/** Options of {@link Session.foldTool}. */
+export interface FoldToolCallOptions extends FoldToolOptions {
+  /** Read the summaries of this commit. @defaultValue the session's latest commit */
   readonly commit?: string;
 }
 
@@ -356,6 +365,31 @@ export class Session {
     const id = opts.commit ?? (await readRef(core.git, contextRef(this.name)));
     if (id === null) throw new UnknownCommitError('(none)', `session ${this.name} has no commit yet`);
     return expandSummary(core, await loadCommit(core, id), summaryKey);
+  }
+
+  /**
+   * Handles a call of one of the fold tools ({@link foldTools}) the model made: `fold_peek` (characters of a summary's
+   * originals, by offset and length), `fold_expand` (every original of a summary, byte for byte, each verified by its
+   * git object id as {@link Session.expand} does) or `fold_search` (words in the originals of every summary, at most
+   * 20 hits). Reads only; writes nothing.
+   *
+   * @param call - the tool's name and its arguments (JSON text, or the parsed object)
+   * @param opts - see {@link FoldToolCallOptions}; `maxChars` (default 16,000) bounds one result
+   * @returns the text to append as the tool result; `isError` and a typed {@link FoldToolError} when the call was wrong (unknown tool or summary, bad arguments, offset out of range, over `maxChars`)
+   * @throws {@link VerificationError} when an original does not hash to its recorded id; {@link UnknownCommitError} when the session has no commit
+   * @example
+   * ```ts
+   * const a = await s.append({ role: 'assistant', output: '', metadata: { callId: 'c1' } });
+   * const r = await s.foldTool({ name: 'fold_search', arguments: '{"query":"ORD-1003"}' });
+   * await s.append({ role: 'tool', name: 'fold_search', input: { query: 'ORD-1003' }, output: r.output, caller: a.id, metadata: { isError: r.isError } });
+   * ```
+   */
+  async foldTool(call: FoldToolCall, opts: FoldToolCallOptions = {}): Promise<FoldToolResult> {
+    const core = this.#host.core;
+    const id = opts.commit ?? (await readRef(core.git, contextRef(this.name)));
+    if (id === null) throw new UnknownCommitError('(none)', `session ${this.name} has no commit yet`);
+    const stored = await loadCommit(core, id);
+    return runFoldTool({ commit: stored.commit, expand: (key) => expandSummary(core, stored, key) }, call, opts);
   }
 
   /**
