@@ -379,9 +379,10 @@ export class Session {
    * @throws {@link VerificationError} when an original does not hash to its recorded id; {@link UnknownCommitError} when the session has no commit
    * @example
    * ```ts
-   * const a = await s.append({ role: 'assistant', output: '', metadata: { callId: 'c1' } });
+   * // the model answered with a call { id: 'call_1', name: 'fold_search', arguments: '{"query":"ORD-1003"}' }
+   * const a = await s.append({ role: 'assistant', output: '' });
    * const r = await s.foldTool({ name: 'fold_search', arguments: '{"query":"ORD-1003"}' });
-   * await s.append({ role: 'tool', name: 'fold_search', input: { query: 'ORD-1003' }, output: r.output, caller: a.id, metadata: { isError: r.isError } });
+   * await s.append({ role: 'tool', name: 'fold_search', input: { query: 'ORD-1003' }, output: r.output, caller: a.id, metadata: { callId: 'call_1', isError: r.isError } });
    * ```
    */
   async foldTool(call: FoldToolCall, opts: FoldToolCallOptions = {}): Promise<FoldToolResult> {
