@@ -1,8 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { appendNode } from '@ctxgit/dag';
+import { estimateTokenizer } from '@ctxgit/tokenize';
 import { defaultRules, type ContextItem } from '@ctxgit/rules';
 import { InvalidOptionError, openRepo, PinCapError, PinStateError, PinTargetError, verifyRepo } from '../src/index.js';
 import type { Repo, Session } from '../src/index.js';
+import { applyPins } from '../src/pins/apply-pins.js';
+import { pinnedTokens } from '../src/pins/pinned-mass.js';
 import { FS_KINDS, git, stepClock, tempDir } from './helpers.js';
 
 /** One agent step: an assistant call and its tool result; returns the tool node id. */
@@ -128,5 +132,43 @@ describe('pins survive a restart and follow the branch', () => {
     expect(unpinned?.pinned).toBeUndefined();
     expect(unpinned?.state).toBe('cleared'); // the reopened clock is years later: aged, then idle
     expect((await verifyRepo(again)).issues).toEqual([]);
+  });
+});
+
+describe('applying pin records (property)', () => {
+  const itemArb = fc.record({ state: fc.constantFrom('full', 'full', 'aged', 'cleared', 'summarized'), tokens: fc.integer({ min: 1, max: 100 }), pinned: fc.boolean() });
+  const recordArb = fc.record({ at: fc.nat({ max: 14 }), pinned: fc.boolean() });
+
+  it('changes only the pinned flag, pins only full items, never takes the pinned mass over the cap, says something per record', () => {
+    fc.assert(
+      fc.property(fc.array(itemArb, { minLength: 1, maxLength: 12 }), fc.array(recordArb, { maxLength: 10 }), fc.integer({ min: 0, max: 400 }), (specs, recs, cap) => {
+        const items: ContextItem[] = specs.map((x, i) => ({
+          key: `k${i}`,
+          sourceNodeId: `k${i}`,
+          role: 'user',
+          state: x.state as ContextItem['state'],
+          locked: false,
+          blocks: [{ type: 'text', text: `item ${i}` }],
+          tokens: x.tokens,
+          reason: 'new',
+          touchedAt: 0,
+          ...(x.pinned && x.state === 'full' ? { pinned: true } : {}),
+        }));
+        const records = recs.map((r, i) => ({ node: `r${i}`, key: `k${r.at}`, pinned: r.pinned }));
+        const out = applyPins(items, [], records, cap, estimateTokenizer);
+        expect(out.notes.length).toBe(records.length);
+        expect(out.parent.map((it) => it.key)).toEqual(items.map((it) => it.key));
+        out.parent.forEach((it, i) => {
+          const before = items[i] as ContextItem;
+          const { pinned: _a, ...rest } = it;
+          const { pinned: _b, ...was } = before;
+          expect(rest).toEqual(was);
+          if (it.pinned === true && before.pinned !== true) expect(before.state).toBe('full');
+        });
+        expect(pinnedTokens(out.parent)).toBeLessThanOrEqual(Math.max(cap, pinnedTokens(items)));
+        if (records.length === 0) expect(out.parent).toBe(items);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
