@@ -103,7 +103,7 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
     }
   }
   const now = s.clock();
-  const { result, notes } = await runTurnPipeline(base?.commit.items ?? [], inputs, pins, s, now);
+  const { result, notes } = await runTurnPipeline(core.store, base?.commit.items ?? [], inputs, pins, s, now);
   const r = result.report;
   const summary = { added: r.added, aged: r.aged, cleared: r.cleared, folded: r.folded, firstChangedIndex: result.firstChangedIndex };
   const meta: CommitMeta = {

@@ -36,7 +36,7 @@ export type { CreateSessionOptions, SessionOptions } from './session-options.js'
 export type { MergeOptions } from './merge-sessions.js';
 export { Session } from './session.js';
 export type { AttachRequest, CheckoutOptions, ExpandOptions, FoldToolCallOptions, ForkSessionOptions, LogOptions, PinResult, SessionUsage } from './session.js';
-export type { SessionSummarizer } from './summarizer/session-summarizer.js';
+export type { SessionSummarizeInput, SessionSummarizer } from './summarizer/session-summarizer.js';
 export type { LogEntry } from './log-entry.js';
 export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 export { canonicalJson } from './canonical-json.js';

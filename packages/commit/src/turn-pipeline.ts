@@ -1,3 +1,4 @@
+import type { NodeStore } from '@ctxgit/dag';
 import type { ContextItem, PipelineInput, PipelineResult } from '@ctxgit/rules';
 import { runPipelineAsync } from '@ctxgit/rules';
 import { applyPins } from './pins/apply-pins.js';
@@ -16,9 +17,16 @@ export interface TurnResult {
  * Runs the session's rules for one commit: the turn's pin records applied to the parent items and the new inputs
  * first, then the pipeline, with the session's summarizer (guarded: the brief stays when it fails) when it has one.
  */
-export async function runTurnPipeline(parentItems: readonly ContextItem[], inputs: readonly PipelineInput[], pins: readonly PinRecord[], s: SessionSettings, now: number): Promise<TurnResult> {
+export async function runTurnPipeline(
+  store: NodeStore,
+  parentItems: readonly ContextItem[],
+  inputs: readonly PipelineInput[],
+  pins: readonly PinRecord[],
+  s: SessionSettings,
+  now: number,
+): Promise<TurnResult> {
   const pinned = applyPins(parentItems, inputs, pins, pinCapTokens(s.historyBudget, s.maxPinnedShare), s.tokenizer);
-  const summarizer = s.summarizer === undefined ? undefined : new GuardedSummarizer(s.summarizer);
+  const summarizer = s.summarizer === undefined ? undefined : new GuardedSummarizer(s.summarizer, (id) => store.getNode(id));
   const run = await runPipelineAsync(pinned.parent, pinned.inputs, {
     now,
     tokenizer: s.tokenizer,

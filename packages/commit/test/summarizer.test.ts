@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SummarizeInput } from '@ctxgit/rules';
 import { InvalidOptionError, openRepo } from '../src/index.js';
-import type { ContextCommit, Repo, SessionSummarizer } from '../src/index.js';
+import type { ContextCommit, Repo, SessionSummarizeInput, SessionSummarizer } from '../src/index.js';
 import { FS_KINDS, stepClock } from './helpers.js';
 
 /** A chat long enough to fold under a 600-token budget; returns every commit. */
@@ -33,7 +32,7 @@ describe('no summarizer', () => {
 describe.each(FS_KINDS)('a summarizer on $name', (kind) => {
   it('writes the text of every new summary from the folded originals, and the commit message says so', async () => {
     const { repo } = await kind.open();
-    const seen: SummarizeInput[] = [];
+    const seen: SessionSummarizeInput[] = [];
     const summarizer: SessionSummarizer = {
       name: 'fake',
       summarize: async (input) => {
@@ -48,11 +47,14 @@ describe.each(FS_KINDS)('a summarizer on $name', (kind) => {
     expect(seen.length).toBeGreaterThanOrEqual(made.length);
     for (const s of made) {
       expect(s.reason).toBe('summarizer:fake');
-      const input = seen.find((x) => x.key === s.key) as SummarizeInput;
+      const input = seen.find((x) => x.key === s.key) as SessionSummarizeInput;
       expect(input.brief.startsWith('[ctxgit brief]')).toBe(true);
       expect(s.blocks).toEqual([{ type: 'text', text: `Summary of ${input.items.map((it) => it.key).join(',')}` }]);
       // the span the summarizer saw is the originals behind the summary, full text included
       expect(input.items.every((it) => it.state !== 'summary')).toBe(true);
+      // and the DAG nodes behind them, with their exact text
+      expect(input.nodes.map((n) => n.id)).toEqual(input.items.map((it) => it.sourceNodeId));
+      for (const n of input.nodes) expect(n).toEqual(await repo.store.getNode(n.id));
     }
     expect(await bodies(repo)).toMatch(/Summarizer fake: wrote (\d+) of \1 new summaries\./);
   });

@@ -1,3 +1,4 @@
+import type { Node } from '@ctxgit/dag';
 import type { ContextItem, SummarizeInput, Summarizer } from '@ctxgit/rules';
 import type { SessionSummarizer, SummarizerFallback } from './session-summarizer.js';
 
@@ -12,12 +13,14 @@ const encoder = new TextEncoder();
 export class GuardedSummarizer implements Summarizer {
   readonly name: string;
   readonly #plugin: SessionSummarizer;
+  readonly #readNode: (id: string) => Promise<Node | undefined>;
   readonly #fallbacks: SummarizerFallback[] = [];
   /** Keys of the summaries whose text was handed to the pipeline. */
   readonly #answered = new Set<string>();
 
-  constructor(plugin: SessionSummarizer) {
+  constructor(plugin: SessionSummarizer, readNode: (id: string) => Promise<Node | undefined>) {
     this.#plugin = plugin;
+    this.#readNode = readNode;
     this.name = plugin.name;
   }
 
@@ -31,7 +34,12 @@ export class GuardedSummarizer implements Summarizer {
     });
     let text: unknown;
     try {
-      text = await Promise.race([this.#plugin.summarize(input, controller.signal), timeout]);
+      const nodes: Node[] = [];
+      for (const it of input.items) {
+        const node = await this.#readNode(it.sourceNodeId).catch(() => undefined);
+        if (node !== undefined) nodes.push(node);
+      }
+      text = await Promise.race([this.#plugin.summarize({ ...input, nodes }, controller.signal), timeout]);
     } catch (err) {
       return this.#fallBack(input.key, 'threw', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
     } finally {

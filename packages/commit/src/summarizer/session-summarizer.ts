@@ -1,4 +1,14 @@
+import type { Node } from '@ctxgit/dag';
 import type { SummarizeInput } from '@ctxgit/rules';
+
+/** What a {@link SessionSummarizer} gets for one new summary: the rules' {@link SummarizeInput} plus the DAG nodes. */
+export interface SessionSummarizeInput extends SummarizeInput {
+  /**
+   * The DAG nodes behind `items`, in the same order: the exact original text, also of items the rules had already
+   * aged or cut (an item whose node cannot be read, such as an attach stand-in of a missing commit, is left out).
+   */
+  readonly nodes: readonly Node[];
+}
 
 /**
  * A summarizer plugged into a session (`summarizer` of {@link SessionOptions} or {@link OpenRepoOptions}): on every
@@ -10,7 +20,7 @@ import type { SummarizeInput } from '@ctxgit/rules';
  * ```ts
  * const summarizer: SessionSummarizer = {
  *   name: 'haiku',
- *   summarize: async ({ items }, signal) => callMyModel(items, { signal }), // the folded originals, in list order
+ *   summarize: async ({ nodes }, signal) => callMyModel(nodes.map((n) => n.output), { signal }), // the folded originals, in list order
  *   timeoutMs: 20_000,
  * };
  * const s = await repo.createSession('chat', { model: 'anthropic:claude-sonnet-4-5', summarizer });
@@ -22,10 +32,10 @@ export interface SessionSummarizer {
   /**
    * The summary text of one fold.
    *
-   * @param input - the summary's key, the folded originals (list order, current content) and the deterministic brief
+   * @param input - the summary's key, the folded originals (list order: `items` as the context holds them, `nodes` as the DAG does) and the deterministic brief
    * @param signal - aborted when `timeoutMs` passes (the brief is kept then)
    */
-  readonly summarize: (input: SummarizeInput, signal: AbortSignal) => Promise<string>;
+  readonly summarize: (input: SessionSummarizeInput, signal: AbortSignal) => Promise<string>;
   /** Milliseconds to wait for one summary before keeping the brief. @defaultValue 60_000 */
   readonly timeoutMs?: number;
   /** UTF-8 bytes a summary may take; a longer one is refused and the brief kept. @defaultValue 4096 */
