@@ -107,6 +107,23 @@ describe.each(FS_KINDS)('pin and unpin on $name', (kind) => {
   });
 });
 
+describe('nodes appended with metadata.pinned', () => {
+  it('are pins of themselves, held to the same cap', async () => {
+    const repo = await openRepo({ memory: true, clock: stepClock() });
+    const { s } = await agent(repo, { maxPinnedShare: 0.01 }); // 200 tokens
+    const small = await s.append({ role: 'user', output: 'Keep this: ORD-1.', metadata: { pinned: true } });
+    const big = await s.append({ role: 'user', output: 'Keep this too: '.concat('order history line, '.repeat(80)), metadata: { pinned: true } });
+    const c = await s.commit();
+    expect(item(c.items, small.id)?.pinned).toBe(true);
+    expect(item(c.items, big.id)?.pinned).toBeUndefined();
+    const message = (await s.log({ limit: 1 }))[0]?.message ?? '';
+    expect(message).toMatch(new RegExp(`Pins: pinned ${small.id} \\(\\d+ tokens\\)`));
+    expect(message).toMatch(new RegExp(`Pins: pin ${big.id} \\(record ${big.id}\\) not applied: \\d+ tokens over the cap`));
+    await s.unpin(small.id);
+    expect(item((await s.commit()).items, small.id)?.pinned).toBeUndefined();
+  });
+});
+
 describe('pins survive a restart and follow the branch', () => {
   it('a reopened repository keeps the pin; a fork after it inherits it, a branch from before it does not', async () => {
     const dir = `${tempDir()}/ctx.git`;

@@ -23,15 +23,23 @@ function withPin(it: ContextItem, pinned: boolean): ContextItem {
 
 /**
  * Applies pin records, in order, to the parent items and the new inputs: a pin marks a `full` item `pinned` (the
- * rules then keep it full), an unpin removes the mark. A pin that would take the pinned items over `capTokens` is
+ * rules then keep it full), an unpin removes the mark. A new node with `metadata.pinned: true` counts as a pin of
+ * itself, applied first. A pin that would take the pinned items over `capTokens` is
  * not applied (only possible when the cap was lowered or two writers pinned at once: `Session.pin` refuses it), nor
  * one whose item is gone or no longer full; the notes say so.
  */
-export function applyPins(parentItems: readonly ContextItem[], inputs: readonly PipelineInput[], records: readonly PinRecord[], capTokens: number, tokenizer: Tokenizer): PinnedTurn {
+export function applyPins(parentItems: readonly ContextItem[], inputs: readonly PipelineInput[], explicit: readonly PinRecord[], capTokens: number, tokenizer: Tokenizer): PinnedTurn {
+  // A new node with `metadata.pinned: true` is a pin of itself, made before the records and held to the same cap.
+  const implicit: PinRecord[] = [];
+  const next = inputs.map((x): PipelineInput => {
+    if (isItem(x) || x.metadata?.['pinned'] !== true) return x;
+    implicit.push({ node: x.id, key: x.id, pinned: true });
+    return withPin(itemFromNode(x, tokenizer), false);
+  });
+  const records = [...implicit, ...explicit];
   if (records.length === 0) return { parent: parentItems, inputs, notes: [] };
   const wanted = new Set(records.map((r) => r.key));
   let parent: ContextItem[] | undefined;
-  const next = [...inputs];
   const where = new Map<string, { list: 'parent' | 'inputs'; at: number }>();
   parentItems.forEach((it, at) => {
     if (wanted.has(it.key)) where.set(it.key, { list: 'parent', at });
@@ -49,11 +57,7 @@ export function applyPins(parentItems: readonly ContextItem[], inputs: readonly 
     if (w.list === 'inputs') next[w.at] = it;
     else (parent ??= [...parentItems])[w.at] = it;
   };
-  let mass = pinnedTokens(parentItems);
-  for (const x of inputs) {
-    if (isItem(x)) mass += x.pinned === true ? x.tokens : 0;
-    else if (x.metadata?.['pinned'] === true) mass += itemFromNode(x, tokenizer).tokens;
-  }
+  let mass = pinnedTokens(parentItems) + pinnedTokens(next.filter(isItem));
   const notes: string[] = [];
   for (const r of records) {
     const verb = r.pinned ? 'pin' : 'unpin';
