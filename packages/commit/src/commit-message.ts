@@ -17,6 +17,8 @@ export interface CommitMessageInput {
   readonly summary: CommitSummary;
   /** Sessions merged by this commit, with their terminal commits. */
   readonly merged: readonly { readonly session: string; readonly commit: string }[];
+  /** Further body lines (pins applied, summarizer fallbacks). @defaultValue none */
+  readonly notes?: readonly string[];
 }
 
 const STATES: readonly ItemState[] = ['full', 'aged', 'cleared', 'summarized', 'summary'];
@@ -34,6 +36,7 @@ export function commitMessage(m: CommitMessageInput): string {
     `Model: ${m.model}, window ${m.window} tokens.`,
   ];
   if (m.merged.length > 0) body.push(`Merges: ${m.merged.map((p) => `${p.session} at ${p.commit.slice(0, 12)}`).join(', ')}.`);
+  for (const note of m.notes ?? []) body.push(oneLine(note));
   const trailers = [`Head-Node: ${m.headNodeId}`, `Rules-Version: ${oneLine(m.rulesVersion)}`, `Total-Tokens: ${m.totalTokens}`];
   return `${subject}\n\n${body.join('\n')}\n\n${trailers.join('\n')}\n`;
 }

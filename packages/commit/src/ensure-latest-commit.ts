@@ -1,6 +1,5 @@
 import type { Node } from '@ctxgit/dag';
 import type { PipelineInput } from '@ctxgit/rules';
-import { runPipeline } from '@ctxgit/rules';
 import { canonicalJson } from './canonical-json.js';
 import { LAYOUT_FORMAT } from './commit-meta.js';
 import type { CommitMeta } from './commit-meta.js';
@@ -19,6 +18,9 @@ import { holdsNode } from './stored-commit.js';
 import { writeStoredCommit } from './write-stored-commit.js';
 import { inPlaceChanges } from './layout/in-place-changes.js';
 import { carryStates, countStates } from './layout/state-counts.js';
+import type { PinRecord } from './pins/pin-record.js';
+import { pinRecordOf } from './pins/pin-record.js';
+import { runTurnPipeline } from './turn-pipeline.js';
 
 /** The nearest index entry for `node`: the session's own, else the one of the session that appended the node. */
 async function lookupIndex(core: RepoCore, session: string, node: Node): Promise<{ oid: string; own: boolean } | undefined> {
@@ -67,7 +69,8 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
       fresh.push(await mustGetNode(core, id));
     }
   };
-  if (base !== null) await take(node);
+  // A pin record is not an item: the commit of its node applied it already.
+  if (base !== null && pinRecordOf(node) === undefined) await take(node);
   for (let i = chain.length - 1; i >= 0; i--) await take(chain[i] as Node);
   if (base !== null && fresh.length === 0) {
     if (contextBefore !== base.commit.id) await swapRef(core, s.name, contextRef(s.name), contextBefore, base.commit.id);
@@ -77,7 +80,13 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
   const origins = new Map<string, string>();
   const parents: string[] = base === null ? [] : [base.commit.id];
   const merged: { session: string; commit: string }[] = [];
+  const pins: PinRecord[] = [];
   for (const n of fresh) {
+    const pin = pinRecordOf(n);
+    if (pin !== undefined) {
+      pins.push(pin);
+      continue;
+    }
     const pointer = attachPointerOf(n);
     if (pointer === undefined) {
       inputs.push(n);
@@ -94,13 +103,7 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
     }
   }
   const now = s.clock();
-  const result = runPipeline(base?.commit.items ?? [], inputs, {
-    now,
-    tokenizer: s.tokenizer,
-    historyBudget: s.historyBudget,
-    rules: s.rules,
-    ...(s.band === undefined ? {} : { band: s.band }),
-  });
+  const { result, notes } = await runTurnPipeline(core.store, base?.commit.items ?? [], inputs, pins, s, now);
   const r = result.report;
   const summary = { added: r.added, aged: r.aged, cleared: r.cleared, folded: r.folded, firstChangedIndex: result.firstChangedIndex };
   const meta: CommitMeta = {
@@ -120,7 +123,7 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
   };
   const changed = base === null ? undefined : (result.changedPositions ?? inPlaceChanges(base.commit.items, result.items));
   const counts = base !== null && changed !== undefined ? carryStates(base.counts, base.commit.items, result.items, changed) : countStates(result.items);
-  const message = commitMessage({ ...meta, counts, merged });
+  const message = commitMessage({ ...meta, counts, merged, notes });
   const stored = await writeStoredCommit(core.git, { base, items: result.items, changed, counts, origins, meta, parents, message });
   remember(core, stored);
   const indexBefore = hit !== undefined && hit.own && chain.length === 0 ? hit.oid : null;

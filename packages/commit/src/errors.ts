@@ -124,3 +124,58 @@ export class SelfMergeError extends CommitError {
     super('E_COMMIT_SELF_MERGE', `session "${session}" cannot be merged into itself; name other sessions as peers`, { session });
   }
 }
+
+/** `pin`/`unpin` named a node that is not an item of the session's context (`E_COMMIT_PIN_UNKNOWN_NODE`). */
+export class PinTargetError extends CommitError {
+  constructor(nodeId: string, session: string, commit: string) {
+    super(
+      'E_COMMIT_PIN_UNKNOWN_NODE',
+      `node "${nodeId}" is not an item of the context of session "${session}" (commit ${commit}); pin the id of a node on this session's branch (an item key of s.commit())`,
+      { nodeId, session, commit },
+    );
+  }
+}
+
+/** The item cannot be pinned or unpinned in its state (`E_COMMIT_PIN_STATE`): not `full`, already pinned, or not pinned. */
+export class PinStateError extends CommitError {
+  constructor(nodeId: string, state: string, pinned: boolean, wanted: 'pin' | 'unpin') {
+    const why =
+      wanted === 'unpin'
+        ? 'it is not pinned'
+        : pinned
+          ? 'it is pinned already'
+          : `it is ${state}: a pin keeps a full item full and states never loosen; read it with expand or the fold tools instead`;
+    super('E_COMMIT_PIN_STATE', `cannot ${wanted} item "${nodeId}": ${why}`, { nodeId, state, pinned, wanted });
+  }
+}
+
+/** Pinning the item would take the pinned items over the session's cap (`E_COMMIT_PIN_CAP`); tokens. */
+export class PinCapError extends CommitError {
+  constructor(nodeId: string, itemTokens: number, pinnedTokens: number, capTokens: number) {
+    super(
+      'E_COMMIT_PIN_CAP',
+      `cannot pin item "${nodeId}" (${itemTokens} tokens): pinned items hold ${pinnedTokens} of the ${capTokens} tokens allowed (maxPinnedShare of the history budget); unpin something or raise maxPinnedShare`,
+      { nodeId, itemTokens, pinnedTokens, capTokens },
+    );
+  }
+}
+
+/** The stable codes of {@link FoldToolError}. */
+export type FoldToolErrorCode =
+  | 'E_FOLD_TOOL_UNKNOWN_TOOL'
+  | 'E_FOLD_TOOL_BAD_ARGUMENTS'
+  | 'E_FOLD_TOOL_UNKNOWN_SUMMARY'
+  | 'E_FOLD_TOOL_OUT_OF_RANGE'
+  | 'E_FOLD_TOOL_TOO_LARGE';
+
+/**
+ * A fold tool call the model made was wrong: an unknown tool, malformed arguments, an unknown summary, an offset out
+ * of range or a request over the size limit. {@link Session.foldTool} returns it in its result (the text the model
+ * gets back says what to do instead) rather than throwing.
+ */
+export class FoldToolError extends CommitError {
+  declare readonly code: FoldToolErrorCode;
+  constructor(code: FoldToolErrorCode, message: string, data: CommitErrorData) {
+    super(code, message, data);
+  }
+}

@@ -3,9 +3,13 @@ export {
   CommitConflictError,
   CommitError,
   EmptySessionError,
+  FoldToolError,
   InvalidMergeError,
   InvalidOptionError,
   NotCtxgitRepoError,
+  PinCapError,
+  PinStateError,
+  PinTargetError,
   SelfMergeError,
   SessionNameTakenError,
   UnknownCommitError,
@@ -14,14 +18,25 @@ export {
   UnknownSessionError,
   VerificationError,
 } from './errors.js';
-export type { CommitErrorData } from './errors.js';
+export type { CommitErrorData, FoldToolErrorCode } from './errors.js';
+export { FOLD_TOOL_NAMES, foldTools, foldToolsFor } from './fold-tools/fold-tool-definitions.js';
+export type {
+  AnthropicFoldTool,
+  FoldToolDefinition,
+  FoldToolName,
+  FoldToolOptions,
+  OpenAIChatFoldTool,
+  OpenAIResponsesFoldTool,
+} from './fold-tools/fold-tool-definitions.js';
+export type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js';
 export { openRepo } from './open-repo.js';
 export type { OpenRepoOptions } from './open-repo.js';
 export { Repo } from './repo.js';
 export type { CreateSessionOptions, SessionOptions } from './session-options.js';
 export type { MergeOptions } from './merge-sessions.js';
 export { Session } from './session.js';
-export type { AttachRequest, CheckoutOptions, ExpandOptions, ForkSessionOptions, LogOptions, SessionUsage } from './session.js';
+export type { AttachRequest, CheckoutOptions, ExpandOptions, FoldToolCallOptions, ForkSessionOptions, LogOptions, PinResult, SessionUsage } from './session.js';
+export type { SessionSummarizeInput, SessionSummarizer } from './summarizer/session-summarizer.js';
 export type { LogEntry } from './log-entry.js';
 export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 export { canonicalJson } from './canonical-json.js';

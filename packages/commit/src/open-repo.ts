@@ -8,6 +8,8 @@ import { recoverStaleLocks } from './git/recover-stale-locks.js';
 import type { OpenGitOptions } from './git/open-git.js';
 import { Repo } from './repo.js';
 import { GitNodeStore } from './store/git-node-store.js';
+import { checkSummarizer } from './summarizer/check-summarizer.js';
+import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 
 /** Options of {@link openRepo}: where the repository lives (see `OpenGitOptions`), plus the clock. */
 export type OpenRepoOptions = OpenGitOptions & {
@@ -19,6 +21,8 @@ export type OpenRepoOptions = OpenGitOptions & {
    * that long. Writers also remove a lock older than `staleLockMs` on the ref they update. @defaultValue no sweep
    */
   readonly recoverLocksOlderThanMs?: number;
+  /** The summarizer of every session opened through this repository, unless its options name another. @defaultValue none: summaries are the deterministic brief */
+  readonly summarizer?: SessionSummarizer;
 };
 
 /** Name of the marker file in the git directory that makes it a ctxgit repository. */
@@ -52,7 +56,7 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (memfs), creating a bare
  * repository when the directory is missing or empty.
  *
- * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock` and `recoverLocksOlderThanMs`
+ * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock`, `recoverLocksOlderThanMs` and `summarizer`
  * @returns the repository
  * @remarks
  * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
@@ -68,6 +72,7 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  */
 export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
   const location = typeof opts === 'object' && opts !== null && 'dir' in opts ? String(opts.dir) : '(memory)';
+  checkSummarizer('summarizer', opts?.summarizer);
   let git: GitContext;
   try {
     git = await openGit(opts);
@@ -79,5 +84,5 @@ export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
   const clock = opts.clock ?? Date.now;
   if (opts.recoverLocksOlderThanMs !== undefined) await recoverStaleLocks(git, { olderThanMs: opts.recoverLocksOlderThanMs });
   const store = new GitNodeStore(git, { clock });
-  return new Repo({ git, store, location, commits: new Map() }, clock);
+  return new Repo({ git, store, location, commits: new Map() }, clock, opts.summarizer);
 }

@@ -23,6 +23,8 @@ import type { SessionConfig } from './session-config.js';
 import type { SessionSettings } from './session-settings.js';
 import type { GitNodeStore } from './store/git-node-store.js';
 import { swapRef } from './swap-ref.js';
+import { checkSummarizer } from './summarizer/check-summarizer.js';
+import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 
 /**
  * An open ctxgit repository: many sessions, their DAG and their ContextCommits, in one bare git repository.
@@ -39,11 +41,13 @@ export class Repo {
   readonly #core: RepoCore;
   readonly #clock: Clock;
   readonly #host: SessionHost;
+  readonly #summarizer: SessionSummarizer | undefined;
 
   /** @internal */
-  constructor(core: RepoCore, clock: Clock) {
+  constructor(core: RepoCore, clock: Clock, summarizer?: SessionSummarizer) {
     this.#core = core;
     this.#clock = clock;
+    this.#summarizer = summarizer;
     this.#host = {
       core,
       settingsFor: (session) => this.#open(session, {}),
@@ -191,6 +195,10 @@ export class Repo {
 
   async #settings(config: SessionConfig, opts: SessionOptions): Promise<SessionSettings> {
     const sizes = resolveSizes(config, opts.models);
+    checkSummarizer('summarizer', opts.summarizer);
+    const share = opts.maxPinnedShare;
+    if (share !== undefined && (typeof share !== 'number' || !(share > 0 && share <= 1))) throw new InvalidOptionError('maxPinnedShare', share, 'a share of the history budget in (0, 1]');
+    const summarizer = opts.summarizer ?? this.#summarizer;
     const rules = opts.rules ?? defaultRules();
     return {
       name: config.session,
@@ -203,6 +211,8 @@ export class Repo {
       ...(opts.band === undefined ? {} : { band: opts.band }),
       clock: opts.clock ?? this.#clock,
       ...(opts.ids === undefined ? {} : { ids: opts.ids }),
+      ...(summarizer === undefined ? {} : { summarizer }),
+      ...(share === undefined ? {} : { maxPinnedShare: share }),
     };
   }
 

@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
 import type { BandOptions, Rule } from '@ctxgit/rules';
 import type { ModelTable } from '@ctxgit/tokenize';
+import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 
 /** How a session's operations behave; not stored, so give them again to {@link Repo.openSession}. */
 export interface SessionOptions {
@@ -14,6 +15,10 @@ export interface SessionOptions {
   readonly ids?: IdGenerator;
   /** Extra entries for the model table. @defaultValue none */
   readonly models?: ModelTable;
+  /** Writes the text of new summaries; the deterministic brief is the fallback. @defaultValue the repository's (see {@link OpenRepoOptions}), else none: every summary is the deterministic brief */
+  readonly summarizer?: SessionSummarizer;
+  /** Share of the history budget that pinned items may hold together ({@link Session.pin} refuses more). @defaultValue 0.25 */
+  readonly maxPinnedShare?: number;
 }
 
 /** Options of {@link Repo.createSession}; `model`, `window`, `budget` and `outputReserve` are stored with the session. */

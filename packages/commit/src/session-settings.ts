@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
 import type { BandOptions, Rule } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
+import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 
 /** Everything a session's operations need, resolved once when it is created or opened. */
 export interface SessionSettings {
@@ -17,4 +18,7 @@ export interface SessionSettings {
   readonly band?: BandOptions;
   readonly clock: Clock;
   readonly ids?: IdGenerator;
+  readonly summarizer?: SessionSummarizer;
+  /** Share of the history budget pinned items may hold. */
+  readonly maxPinnedShare?: number;
 }

@@ -6,7 +6,7 @@ import { parseCommitMeta, META_FILE } from './commit-meta.js';
 import { dagWrite } from './conflict.js';
 import type { ContextCommit } from './context-commit.js';
 import { ensureLatestCommit } from './ensure-latest-commit.js';
-import { InvalidOptionError, UnknownCommitError, UnknownSessionError } from './errors.js';
+import { InvalidOptionError, PinCapError, PinStateError, PinTargetError, UnknownCommitError, UnknownSessionError } from './errors.js';
 import { expandSummary } from './expand-summary.js';
 import type { ExpandedSummary } from './expanded-summary.js';
 import { readBlob } from './git/read-blob.js';
@@ -18,9 +18,14 @@ import { contextRef } from './refs.js';
 import type { RepoCore } from './repo-core.js';
 import { loadCommit } from './repo-core.js';
 import type { SessionSettings } from './session-settings.js';
+import type { FoldToolOptions } from './fold-tools/fold-tool-definitions.js';
+import { runFoldTool } from './fold-tools/run-fold-tool.js';
+import type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js';
+import { PIN_METADATA, pinRecordInput } from './pins/pin-record.js';
+import { pinCapTokens, pinnedTokens } from './pins/pinned-mass.js';
 
-/** Metadata keys only attach() and merge() may write: the engine expands nodes carrying them. */
-const RESERVED_METADATA: readonly string[] = ['attach', 'merge'];
+/** Metadata keys only attach(), merge(), pin() and unpin() may write: the engine acts on nodes carrying them. */
+const RESERVED_METADATA: readonly string[] = ['attach', 'merge', PIN_METADATA];
 
 /** Where {@link Session.attach} takes its context from. */
 export interface AttachRequest {
@@ -52,6 +57,24 @@ export interface LogOptions {
 export interface ExpandOptions {
   /** Read the summary from this commit. @defaultValue the session's latest commit */
   readonly commit?: string;
+}
+
+/** Options of {@link Session.foldTool}. */
+export interface FoldToolCallOptions extends FoldToolOptions {
+  /** Read the summaries of this commit. @defaultValue the session's latest commit */
+  readonly commit?: string;
+}
+
+/** What {@link Session.pin} and {@link Session.unpin} return; tokens. */
+export interface PinResult {
+  /** The pin record node appended to the DAG (a `system` node with `metadata.pin = { key, pinned }`). */
+  readonly record: Node;
+  /** Tokens of the item. */
+  readonly itemTokens: number;
+  /** Tokens the pinned items of the context will hold once the next commit applies the record. */
+  readonly pinnedTokens: number;
+  /** The cap: `maxPinnedShare` of the history budget. */
+  readonly capTokens: number;
 }
 
 /** Provider-reported usage for {@link Session.recordUsage}; tokens. `head` defaults to the session's latest commit id. */
@@ -155,7 +178,7 @@ export class Session {
     const meta: unknown = typeof input === 'object' && input !== null ? input.metadata : undefined;
     for (const key of RESERVED_METADATA) {
       if (typeof meta === 'object' && meta !== null && Object.prototype.hasOwnProperty.call(meta, key)) {
-        throw new InvalidOptionError(`input.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge()`);
+        throw new InvalidOptionError(`input.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge(), pin records from pin() and unpin()`);
       }
     }
     return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, input, this.#dag()));
@@ -345,6 +368,72 @@ export class Session {
   }
 
   /**
+   * Handles a call of one of the fold tools ({@link foldTools}) the model made: `fold_peek` (characters of a summary's
+   * originals, by offset and length), `fold_expand` (every original of a summary, byte for byte, each verified by its
+   * git object id as {@link Session.expand} does) or `fold_search` (words in the originals of every summary, at most
+   * 20 hits). Reads only; writes nothing.
+   *
+   * @param call - the tool's name and its arguments (JSON text, or the parsed object)
+   * @param opts - see {@link FoldToolCallOptions}; `maxChars` (default 16,000) bounds one result
+   * @returns the text to append as the tool result; `isError` and a typed {@link FoldToolError} when the call was wrong (unknown tool or summary, bad arguments, offset out of range, over `maxChars`)
+   * @throws {@link VerificationError} when an original does not hash to its recorded id; {@link UnknownCommitError} when the session has no commit
+   * @example
+   * ```ts
+   * // the model answered with a call { id: 'call_1', name: 'fold_search', arguments: '{"query":"ORD-1003"}' }
+   * const a = await s.append({ role: 'assistant', output: '' });
+   * const r = await s.foldTool({ name: 'fold_search', arguments: '{"query":"ORD-1003"}' });
+   * await s.append({ role: 'tool', name: 'fold_search', input: { query: 'ORD-1003' }, output: r.output, caller: a.id, metadata: { callId: 'call_1', isError: r.isError } });
+   * ```
+   */
+  async foldTool(call: FoldToolCall, opts: FoldToolCallOptions = {}): Promise<FoldToolResult> {
+    const core = this.#host.core;
+    const id = opts.commit ?? (await readRef(core.git, contextRef(this.name)));
+    if (id === null) throw new UnknownCommitError('(none)', `session ${this.name} has no commit yet`);
+    const stored = await loadCommit(core, id);
+    return runFoldTool({ commit: stored.commit, expand: (key) => expandSummary(core, stored, key) }, call, opts);
+  }
+
+  /**
+   * Pins an item of the context after the fact: from the next commit on it stays `full` (no aging, clearing, cutting
+   * or folding) until {@link Session.unpin}. Recorded append-only in the DAG as a `system` node under the head
+   * (`metadata.pin = { key, pinned: true }`, HEAD advances to it) that the next commit applies and never turns into an
+   * item; so the pin survives a restart, is inherited by a fork taken after it, and is absent from a sibling branch
+   * (retry, edit) that starts before it. The head's context is committed first (as {@link Session.commit} does) so the
+   * check sees every node of the branch. Pinned items may hold at most `maxPinnedShare` of the history budget.
+   *
+   * @param nodeId - the node to pin: an item key of the context (a node id of the branch, `<pointer>~<key>` for an attached item)
+   * @returns the record node and the pinned mass after it, in tokens
+   * @throws {@link PinTargetError} when no item of the context has this key; {@link PinStateError} when the item is not `full` or is pinned already; {@link PinCapError} over the cap; nothing is written then (but the head's commit)
+   * @example
+   * ```ts
+   * const spec = await s.append({ role: 'user', output: 'The API key format is ak_<32 hex>.' });
+   * await s.pin(spec.id); // { record, itemTokens, pinnedTokens, capTokens }
+   * const c = await s.commit();
+   * c.items.find((it) => it.key === spec.id)?.pinned; // true
+   * ```
+   */
+  async pin(nodeId: string): Promise<PinResult> {
+    return this.#setPin(nodeId, true);
+  }
+
+  /**
+   * Releases a pin: from the next commit on the item ages and folds like any other. Recorded like {@link Session.pin}
+   * (`metadata.pin = { key, pinned: false }`); it also releases an item pinned through its node's `metadata.pinned`.
+   *
+   * @param nodeId - the pinned item's key (its node id)
+   * @returns the record node and the pinned mass after it, in tokens
+   * @throws {@link PinTargetError} when no item of the context has this key; {@link PinStateError} when it is not pinned; nothing is written then (but the head's commit)
+   * @example
+   * ```ts
+   * await s.unpin(spec.id);
+   * (await s.commit()).items.find((it) => it.key === spec.id)?.pinned; // undefined
+   * ```
+   */
+  async unpin(nodeId: string): Promise<PinResult> {
+    return this.#setPin(nodeId, false);
+  }
+
+  /**
    * Records the input usage a provider reported for a call made with a commit of this session (kept in memory).
    *
    * @param usage - tokens reported; `head` defaults to the session's latest commit id
@@ -387,6 +476,20 @@ export class Session {
    */
   async setAgentRunning(running: boolean): Promise<void> {
     await dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#host.core.store, this.name, running));
+  }
+
+  async #setPin(key: string, pinned: boolean): Promise<PinResult> {
+    if (typeof key !== 'string' || key === '') throw new InvalidOptionError('nodeId', key, "the id of a node of this session's branch");
+    const stored = await ensureLatestCommit(this.#host.core, this.#settings);
+    const item = stored.entries.get(key)?.item;
+    if (item === undefined) throw new PinTargetError(key, this.name, stored.commit.id);
+    const wanted = pinned ? 'pin' : 'unpin';
+    if ((item.pinned === true) === pinned || (pinned && item.state !== 'full')) throw new PinStateError(key, item.state, item.pinned === true, wanted);
+    const capTokens = pinCapTokens(this.historyBudget, this.#settings.maxPinnedShare);
+    const before = pinnedTokens(stored.commit.items);
+    if (pinned && before + item.tokens > capTokens) throw new PinCapError(key, item.tokens, before, capTokens);
+    const record = await dagWrite(this.name, wanted, () => appendNode(this.#host.core.store, this.name, pinRecordInput(key, pinned), this.#dag()));
+    return { record, itemTokens: item.tokens, pinnedTokens: pinned ? before + item.tokens : before - item.tokens, capTokens };
   }
 
   #dag(): { clock: () => number; ids?: (session: string, seq: number) => string } {

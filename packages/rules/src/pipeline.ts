@@ -36,7 +36,8 @@ export interface PipelineContext {
 export interface Summarizer {
   /** Recorded in the summary's reason as `summarizer:<name>`. */
   readonly name: string;
-  summarize(input: SummarizeInput): Promise<string>;
+  /** The summary text; `undefined` keeps the deterministic brief (counted in `report.summarizerFallbacks`). */
+  summarize(input: SummarizeInput): Promise<string | undefined>;
 }
 
 /** What a {@link Summarizer} gets for one new summary. */
@@ -79,7 +80,7 @@ export interface PipelineReport {
   readonly summaries: number;
   /** Whether a cache epoch opened (mutations before the tail were allowed). */
   readonly epoch: boolean;
-  /** Summaries whose summarizer text was refused (over the emergency mark) so the brief was kept. */
+  /** Summaries that kept the deterministic brief: the summarizer resolved to `undefined`, or its text was refused (over the emergency mark). */
   readonly summarizerFallbacks: number;
   readonly rules: readonly RuleReport[];
 }

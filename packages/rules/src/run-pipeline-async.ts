@@ -9,8 +9,8 @@ import { FoldIndex } from './folded-originals.js';
 
 /**
  * {@link runPipeline}, then, for every summary created on this run, asks the summarizer for its text and
- * records it (reason `summarizer:<name>`). A text that would put the history above the emergency mark is
- * refused and the deterministic brief stays (counted in `report.summarizerFallbacks`). Without a
+ * records it (reason `summarizer:<name>`). A summarizer that resolves to `undefined`, or a text that would put
+ * the history above the emergency mark, keeps the deterministic brief (counted in `report.summarizerFallbacks`). Without a
  * summarizer it is `runPipeline` returning a promise.
  *
  * @param parentItems - The items of the parent commit.
@@ -49,6 +49,10 @@ export async function runPipelineAsync(
     const brief = first?.type === 'text' ? first.text : '';
     const originals = index.originals(s.folded ?? []);
     const text = await summarizer.summarize({ key: s.key, items: originals, brief });
+    if (text === undefined) {
+      fallbacks++;
+      continue;
+    }
     if (typeof text !== 'string' || text === '') throw new RulesInputError(`summarizer ${summarizer.name}`, 'must resolve to a non-empty string');
     const blocks = [{ type: 'text' as const, text }];
     const tokens = run.ctx.countTokens(blocks);

@@ -151,4 +151,13 @@ describe('runPipelineAsync', () => {
     expect(r.items).toEqual(plain.items);
     expect(r.report.summarizerFallbacks).toBe(1);
   });
+
+  it('keeps the brief when the summarizer resolves to undefined', async () => {
+    const b = agent(8);
+    const plain = runPipeline([], b.nodes, ctx);
+    const r = await runPipelineAsync([], b.nodes, { ...ctx, summarizer: { name: 'none', summarize: async () => undefined } });
+    expect(r.items).toEqual(plain.items);
+    expect(r.report.summarizerFallbacks).toBe(plain.report.summaries);
+    expect(plain.report.summaries).toBeGreaterThan(0);
+  });
 });

@@ -1,0 +1,50 @@
+import type { NodeStore } from '@ctxgit/dag';
+import type { ContextItem, PipelineInput, PipelineResult } from '@ctxgit/rules';
+import { runPipelineAsync } from '@ctxgit/rules';
+import { applyPins } from './pins/apply-pins.js';
+import type { PinRecord } from './pins/pin-record.js';
+import { pinCapTokens } from './pins/pinned-mass.js';
+import type { SessionSettings } from './session-settings.js';
+import { GuardedSummarizer } from './summarizer/guarded-summarizer.js';
+
+/** A turn's pipeline result, and the lines the commit message adds about pins and the summarizer. */
+export interface TurnResult {
+  readonly result: PipelineResult;
+  readonly notes: readonly string[];
+}
+
+/**
+ * Runs the session's rules for one commit: the turn's pin records applied to the parent items and the new inputs
+ * first, then the pipeline, with the session's summarizer (guarded: the brief stays when it fails) when it has one.
+ */
+export async function runTurnPipeline(
+  store: NodeStore,
+  parentItems: readonly ContextItem[],
+  inputs: readonly PipelineInput[],
+  pins: readonly PinRecord[],
+  s: SessionSettings,
+  now: number,
+): Promise<TurnResult> {
+  const pinned = applyPins(parentItems, inputs, pins, pinCapTokens(s.historyBudget, s.maxPinnedShare), s.tokenizer);
+  const summarizer = s.summarizer === undefined ? undefined : new GuardedSummarizer(s.summarizer, (id) => store.getNode(id));
+  const run = await runPipelineAsync(pinned.parent, pinned.inputs, {
+    now,
+    tokenizer: s.tokenizer,
+    historyBudget: s.historyBudget,
+    rules: s.rules,
+    ...(s.band === undefined ? {} : { band: s.band }),
+    ...(summarizer === undefined ? {} : { summarizer }),
+  });
+  // Positions are relative to the list the pipeline got: when pins changed parent items, the caller diffs against its own.
+  const { changedPositions, ...rest } = run;
+  const result: PipelineResult = pinned.parent === parentItems && changedPositions !== undefined ? { ...rest, changedPositions } : rest;
+  const notes = pinned.notes.map((n) => `Pins: ${n}.`);
+  if (summarizer !== undefined && run.report.summaries > 0) {
+    const fallbacks = summarizer.fallbacks(run.items);
+    const before = new Set(parentItems.map((it) => it.key));
+    const written = run.items.filter((it) => it.state === 'summary' && !before.has(it.key) && it.reason === `summarizer:${summarizer.name}`).length;
+    notes.push(`Summarizer ${summarizer.name}: wrote ${written} of ${run.report.summaries} new summaries.`);
+    for (const f of fallbacks) notes.push(`Summarizer fallback: ${f.key} kept the deterministic brief (${f.reason}: ${f.detail}).`);
+  }
+  return { result, notes };
+}
