@@ -3,6 +3,7 @@ export {
   CommitConflictError,
   CommitError,
   EmptySessionError,
+  HistoryDivergedError,
   InvalidMergeError,
   InvalidOptionError,
   NotCtxgitRepoError,
@@ -23,6 +24,7 @@ export type { MergeOptions } from './merge-sessions.js';
 export { Session } from './session.js';
 export type { AttachRequest, CheckoutOptions, ExpandOptions, ForkSessionOptions, LogOptions, SessionUsage } from './session.js';
 export type { LogEntry } from './log-entry.js';
+export type { AppendNewResult, HistoryEntry } from './append-new.js';
 export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 export { canonicalJson } from './canonical-json.js';
 export { diffCommits } from './diff-commits.js';

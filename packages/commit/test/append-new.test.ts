@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { HistoryDivergedError } from '../src/index.js';
+import type { HistoryEntry } from '../src/index.js';
+import { FS_KINDS, stepClock } from './helpers.js';
+
+const q: HistoryEntry = { role: 'user', output: 'list files' };
+const a: HistoryEntry = { role: 'assistant', output: '' };
+const t: HistoryEntry = { role: 'tool', name: 'ls', input: { path: '.' }, output: 'a.txt', caller: 1, metadata: { callId: 'c1' } };
+const done: HistoryEntry = { role: 'assistant', output: 'one file: a.txt' };
+
+describe.each(FS_KINDS)('Session.appendNew on $name', (kind) => {
+  it('appends only what the branch does not hold, tool calls under their assistant', async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    const first = await s.appendNew([q, a, t]);
+    expect([first.matched, first.appended.map((n) => n.role)]).toEqual([0, ['user', 'assistant', 'tool']]);
+    expect(first.appended[2]?.caller).toBe(first.appended[1]?.id);
+    const again = await s.appendNew([q, a, t, done]);
+    expect([again.matched, again.appended.map((n) => n.output)]).toEqual([3, ['one file: a.txt']]);
+    expect(await s.head()).toBe(again.appended[0]?.id);
+    const same = await s.appendNew([q, a, t, done]);
+    expect([same.matched, same.appended.length]).toEqual([4, 0]);
+  });
+
+  it('branches off where the history leaves the branch, and refuses an unrelated history', async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    const { nodes } = await s.appendNew([q, { role: 'assistant', output: 'first answer' }]);
+    const retried = await s.appendNew([q, { role: 'assistant', output: 'second answer' }]);
+    expect(retried.matched).toBe(1);
+    expect(retried.appended[0]?.predecessor).toBe(nodes[0]?.id);
+    expect((await s.siblings(retried.appended[0]?.id ?? '')).total).toBe(2);
+    const shorter = await s.appendNew([q]);
+    expect([shorter.matched, shorter.appended.length, await s.head()]).toEqual([1, 0, nodes[0]?.id]);
+    await expect(s.appendNew([{ role: 'user', output: 'other' }])).rejects.toThrow(HistoryDivergedError);
+    await expect(s.appendNew([{ role: 'user', output: 'other' }])).rejects.toMatchObject({ code: 'E_COMMIT_HISTORY_DIVERGED', data: { index: 0 } });
+  });
+});
