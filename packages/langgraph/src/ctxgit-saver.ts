@@ -179,7 +179,10 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     const { channel_values: values, ...rest } = checkpoint;
     const dir = nsDir(ns);
     const edits: TreeEdit[] = [];
-    let context: CheckpointContext | undefined;
+    const before = await this.#tree.state(threadId);
+    // the parent's ContextCommit stays the checkpoint's until the messages change
+    const from = parent === undefined ? undefined : await this.#record(before, ns, parent);
+    let context: CheckpointContext | undefined = from?.context;
     for (const [channel, version] of Object.entries(newVersions)) {
       if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
       const value: unknown = values[channel];
@@ -191,7 +194,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
           edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
         }
         if (value.length === 0) edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' });
-        context = await this.#mirror(threadId, ns, history);
+        context = await this.#mirror(await this.#session(before, threadId, ns, context?.session), history);
       } else {
         const [type, bytes] = await this.serde.dumpsTyped(value);
         edits.push({ path: [dir, ...base, `${encodeName(String(version))}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
@@ -260,18 +263,16 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     }
   }
 
-  /** Appends the new messages to the session of the thread and namespace, and commits. */
-  async #mirror(threadId: string, ns: string, history: readonly HistoryEntry[]): Promise<CheckpointContext> {
-    const session = await this.#session(threadId, ns);
+  /** Appends the new messages to the session, and commits. */
+  async #mirror(session: Session, history: readonly HistoryEntry[]): Promise<CheckpointContext> {
     await session.appendNew(history);
     const commit: ContextCommit = await session.commit();
     return { session: session.name, commit: commit.id, headNodeId: commit.headNodeId };
   }
 
-  /** The session of a thread and namespace: the one its latest checkpoint names, else a new one. */
-  async #session(threadId: string, ns: string): Promise<Session> {
-    const latest = await this.#find(await this.#tree.state(threadId), ns, undefined);
-    const named = latest?.record.context?.session;
+  /** The session of a thread and namespace: the parent checkpoint's, else the one its latest checkpoint names, else a new one. */
+  async #session(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined): Promise<Session> {
+    const named = parentSession ?? (await this.#find(state, ns, undefined))?.record.context?.session;
     if (named !== undefined) return this.#repo.openSession(named);
     const base = ns === '' ? encodeName(threadId) : `${encodeName(threadId)}.${encodeName(ns)}`;
     const taken = new Set(await this.#repo.listSessions());
