@@ -176,41 +176,42 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     if (threadId === undefined) throw new MissingConfigError('put', 'thread_id');
     const ns = field(config, 'checkpoint_ns') ?? '';
     const parent = field(config, 'checkpoint_id');
-    const { channel_values: values, ...rest } = checkpoint;
-    const dir = nsDir(ns);
-    const edits: TreeEdit[] = [];
-    const before = await this.#tree.state(threadId);
-    // the parent's ContextCommit stays the checkpoint's until the messages change
-    const from = parent === undefined ? undefined : await this.#record(before, ns, parent);
-    let context: CheckpointContext | undefined = from?.context;
-    for (const [channel, version] of Object.entries(newVersions)) {
-      if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
-      const value: unknown = values[channel];
-      const base = ['channels', encodeName(channel)];
-      const history = channel === this.#messages ? messagesToHistory(value) : undefined;
-      if (history !== undefined && Array.isArray(value)) {
-        for (const [i, message] of value.entries()) {
-          const [type, bytes] = await this.serde.dumpsTyped(message);
-          edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
+    // one put at a time per thread: the session append and the thread commit in order
+    await this.#serial(threadId, async () => {
+      const { channel_values: values, ...rest } = checkpoint;
+      const dir = nsDir(ns);
+      const edits: TreeEdit[] = [];
+      const before = await this.#tree.state(threadId);
+      // the parent's ContextCommit stays the checkpoint's until the messages change
+      const from = parent === undefined ? undefined : await this.#record(before, ns, parent);
+      let context: CheckpointContext | undefined = from?.context;
+      for (const [channel, version] of Object.entries(newVersions)) {
+        if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
+        const value: unknown = values[channel];
+        const base = ['channels', encodeName(channel)];
+        const history = channel === this.#messages ? messagesToHistory(value) : undefined;
+        if (history !== undefined && Array.isArray(value)) {
+          for (const [i, message] of value.entries()) {
+            const [type, bytes] = await this.serde.dumpsTyped(message);
+            edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
+          }
+          if (value.length === 0) edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' });
+          context = await this.#mirror(await this.#session(before, threadId, ns, context?.session), history);
+        } else {
+          const [type, bytes] = await this.serde.dumpsTyped(value);
+          edits.push({ path: [dir, ...base, `${encodeName(String(version))}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
         }
-        if (value.length === 0) edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' });
-        context = await this.#mirror(await this.#session(before, threadId, ns, context?.session), history);
-      } else {
-        const [type, bytes] = await this.serde.dumpsTyped(value);
-        edits.push({ path: [dir, ...base, `${encodeName(String(version))}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
       }
-    }
-    const record: CheckpointRecord = {
-      ...(parent === undefined ? {} : { parent }),
-      checkpoint: typed(await this.serde.dumpsTyped(rest)),
-      metadata: typed(await this.serde.dumpsTyped(metadata)),
-      ...(context === undefined ? {} : { context }),
-    };
-    edits.push({ path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid: await this.#tree.writeBlob(pretty(record)), type: 'blob' });
-    const step = typeof metadata?.step === 'number' ? ` step ${metadata.step}` : '';
-    await this.#serial(threadId, () =>
-      this.#tree.change(threadId, async () => ({ edits, message: `checkpoint ${checkpoint.id}${ns === '' ? '' : ` in ${ns}`}${step}${metadata?.source === undefined ? '' : ` (${metadata.source})`}` })),
-    );
+      const record: CheckpointRecord = {
+        ...(parent === undefined ? {} : { parent }),
+        checkpoint: typed(await this.serde.dumpsTyped(rest)),
+        metadata: typed(await this.serde.dumpsTyped(metadata)),
+        ...(context === undefined ? {} : { context }),
+      };
+      edits.push({ path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid: await this.#tree.writeBlob(pretty(record)), type: 'blob' });
+      const step = typeof metadata?.step === 'number' ? ` step ${metadata.step}` : '';
+      await this.#tree.change(threadId, async () => ({ edits, message: `checkpoint ${checkpoint.id}${ns === '' ? '' : ` in ${ns}`}${step}${metadata?.source === undefined ? '' : ` (${metadata.source})`}` }));
+    });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 

@@ -60,7 +60,8 @@ export class ThreadTree {
   }
 
   /**
-   * Applies `build(state)`'s edits as one commit on the thread's ref, retrying when another writer moved it.
+   * Applies `build(state)`'s edits as one commit on the thread's ref, rebuilt on the new state when another writer
+   * moved or held the ref (up to 20 times, waiting 2, 4, 6, … ms).
    * `edits: null` empties the tree (a deleted thread).
    */
   async change(threadId: string, build: (state: ThreadState) => Promise<{ edits: readonly TreeEdit[] | null; message: string }>): Promise<void> {
@@ -75,6 +76,8 @@ export class ThreadTree {
         return;
       } catch (err) {
         if (!(err instanceof RefConflictError) || attempt >= 20) throw err;
+        // another writer holds or moved the ref: wait a little longer each time, then rebuild on its commit
+        await new Promise((resolve) => setTimeout(resolve, 2 * (attempt + 1)));
       }
     }
   }

@@ -68,6 +68,16 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     expect(await repo.listSessions()).toEqual(['t', 't.2']);
   });
 
+  it('keeps every write of tasks that run in parallel, from one saver or from two on the same repository', async () => {
+    const repo = await kind.open();
+    const one = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const two = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const config = await one.put({ configurable: { thread_id: 't' } }, checkpoint({}, {}), meta, {});
+    await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? one : two).putWrites(config, [['ch', i]], `task-${i}`)));
+    const tuple = await two.getTuple(config);
+    expect(tuple?.pendingWrites).toEqual(Array.from({ length: 8 }, (_, i) => [`task-${i}`, 'ch', i]));
+  });
+
   it('refuses a config without thread_id or checkpoint_id with a typed error, before writing', async () => {
     const repo = await kind.open();
     const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
