@@ -1,5 +1,5 @@
 import type { ContextCommit, CreateSessionOptions, HistoryEntry, Repo, Session, TreeEdit } from '@ctxgit/commit';
-import { listRefs } from '@ctxgit/commit';
+import { HistoryDivergedError, listRefs } from '@ctxgit/commit';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointPendingWrite, CheckpointTuple, PendingWrite, SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { BaseCheckpointSaver, TASKS, WRITES_IDX_MAP, compareWritesSortKeys, maxChannelVersion, writesSortKey } from '@langchain/langgraph-checkpoint';
@@ -76,7 +76,8 @@ function field(config: RunnableConfig, name: string): string | undefined {
  * channel value once per version (`channels/<channel>/<version>.<type>`), shared by every checkpoint that holds that
  * version. The messages channel is also appended to a ctxgit session per thread and namespace (only what is new),
  * and each checkpoint records the ContextCommit of that turn, so ctxgit's rules and `render` apply to the
- * conversation; each message of it is its own blob, shared by every version that holds it.
+ * conversation; each message of it is its own blob, shared by every version that holds it. Messages that no longer
+ * start as the session does (trimmed with `RemoveMessage`, replaced) go on in a fresh session (`<thread>.2`, …).
  *
  * `deleteThread` empties the thread's tree in a new commit: LangGraph no longer sees it, git keeps its history (and
  * the session keeps its DAG, which is append-only); a thread id used again gets a fresh session.
@@ -196,7 +197,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
             edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
           }
           if (value.length === 0) edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' });
-          context = await this.#mirror(await this.#session(before, threadId, ns, context?.session), history);
+          context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
         } else {
           const [type, bytes] = await this.serde.dumpsTyped(value);
           edits.push({ path: [dir, ...base, `${encodeName(String(version))}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
@@ -265,15 +266,23 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   }
 
   /** Appends the new messages to the session, and commits. */
-  async #mirror(session: Session, history: readonly HistoryEntry[]): Promise<CheckpointContext> {
-    await session.appendNew(history);
+  async #mirror(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined, history: readonly HistoryEntry[]): Promise<CheckpointContext> {
+    let session = await this.#session(state, threadId, ns, parentSession);
+    try {
+      await session.appendNew(history);
+    } catch (err) {
+      if (!(err instanceof HistoryDivergedError)) throw err;
+      // the messages no longer start as the session does (trimmed, or replaced): they go on in a fresh session
+      session = await this.#session(state, threadId, ns, parentSession, true);
+      await session.appendNew(history);
+    }
     const commit: ContextCommit = await session.commit();
     return { session: session.name, commit: commit.id, headNodeId: commit.headNodeId };
   }
 
-  /** The session of a thread and namespace: the parent checkpoint's, else the one its latest checkpoint names, else a new one. */
-  async #session(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined): Promise<Session> {
-    const named = parentSession ?? (await this.#find(state, ns, undefined))?.record.context?.session;
+  /** The session of a thread and namespace: the parent checkpoint's, else the one its latest checkpoint names, else (or when `fresh`) a new one. */
+  async #session(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined, fresh = false): Promise<Session> {
+    const named = fresh ? undefined : (parentSession ?? (await this.#find(state, ns, undefined))?.record.context?.session);
     if (named !== undefined) return this.#repo.openSession(named);
     const base = ns === '' ? encodeName(threadId) : `${encodeName(threadId)}.${encodeName(ns)}`;
     const taken = new Set(await this.#repo.listSessions());
