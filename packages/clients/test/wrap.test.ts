@@ -64,6 +64,13 @@ describe('wrapOpenAI against a fake Chat Completions server on loopback', () => 
 
     const r3 = await openai.chat.completions.create({ model: 'gpt-4o', messages });
     expect([r3.ctxgit.matched, r3.ctxgit.appended, r3.ctxgit.commit]).toEqual([5, 0, r2.ctxgit.commit]);
+
+    // a caller that keeps a window of the last messages: the session continues, the rules decide what is sent
+    const window: ChatCompletionMessageParam[] = [...messages.slice(2), { role: 'assistant', content: 'two' }, { role: 'user', content: 'thanks' }];
+    const r4 = await openai.chat.completions.create({ model: 'gpt-4o', messages: window });
+    expect([r4.ctxgit.matched, r4.ctxgit.appended]).toEqual([3, 2]);
+    const sent4 = fake.requests[first + 3]?.body as { messages: { role: string }[] };
+    expect(sent4.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user', 'assistant', 'user']);
   });
 
   it('refuses streaming and leaves every other member to the client', async () => {

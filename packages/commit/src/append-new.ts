@@ -48,7 +48,8 @@ function match(entries: readonly HistoryEntry[], branch: readonly Node[]): { nod
 }
 
 /**
- * Appends the entries of a history that the session's branch does not hold yet. When the history leaves the branch
+ * Appends the entries of a history that the session's branch does not hold yet (a history whose first messages were
+ * dropped continues the branch where its first message is, when all of the branch after it matches). When the history leaves the branch
  * after a user, system or assistant message, the head moves back there first, so the rest becomes a sibling branch.
  *
  * @internal
@@ -57,6 +58,14 @@ export async function appendNew(target: AppendNewTarget, store: NodeStore, entri
   const head = await target.head();
   let branch = head === null ? [] : await branchView(store, head);
   let { nodes, complete } = match(entries, branch);
+  if (nodes.length === 0 && entries.length > 0) {
+    // a history trimmed at the front (a sliding window) continues the branch from a later message
+    for (let k = 1; k < branch.length && !complete; k += 1) {
+      if ((branch[k] as Node).role === 'tool') continue;
+      const window = match(entries, branch.slice(k));
+      if (window.complete) ({ nodes, complete } = window);
+    }
+  }
   if (!complete) {
     let at: Node | undefined;
     for (const n of nodes) if (n.role !== 'tool') at = n;

@@ -165,7 +165,8 @@ export class Session {
 
   /**
    * Appends what is new in a caller's whole history (what an SDK call passes each time): the leading entries equal
-   * to the session's branch (same content, same caller) are kept, the rest is appended. A history that leaves the
+   * to the session's branch (same content, same caller) are kept, the rest is appended; a history trimmed at the
+   * front (a sliding window) matches the end of the branch from its first message. A history that leaves the
    * branch after a user, system or assistant message moves the head back there first (the rest becomes a sibling
    * branch, as a retry or edit does).
    *

@@ -35,4 +35,15 @@ describe.each(FS_KINDS)('Session.appendNew on $name', (kind) => {
     await expect(s.appendNew([{ role: 'user', output: 'other' }])).rejects.toThrow(HistoryDivergedError);
     await expect(s.appendNew([{ role: 'user', output: 'other' }])).rejects.toMatchObject({ code: 'E_COMMIT_HISTORY_DIVERGED', data: { index: 0 } });
   });
+
+  it('continues the branch from a history trimmed at the front (a sliding window)', async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    await s.appendNew([q, a, t, done]);
+    const next: HistoryEntry = { role: 'user', output: 'and hidden files?' };
+    const window = await s.appendNew([a, { ...t, caller: 0 }, done, next]);
+    expect([window.matched, window.appended.map((n) => n.output)]).toEqual([3, ['and hidden files?']]);
+    const c = await s.commit();
+    expect(c.items.map((i) => i.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+  });
 });

@@ -76,8 +76,8 @@ function field(config: RunnableConfig, name: string): string | undefined {
  * channel value once per version (`channels/<channel>/<version>.<type>`), shared by every checkpoint that holds that
  * version. The messages channel is also appended to a ctxgit session per thread and namespace (only what is new),
  * and each checkpoint records the ContextCommit of that turn, so ctxgit's rules and `render` apply to the
- * conversation; each message of it is its own blob, shared by every version that holds it. Messages that no longer
- * start as the session does (trimmed with `RemoveMessage`, replaced) go on in a fresh session (`<thread>.2`, …).
+ * conversation; each message of it is its own blob, shared by every version that holds it. Messages trimmed at the
+ * front continue the session; messages that no longer match it at all go on in a fresh session (`<thread>.2`, …).
  *
  * `deleteThread` empties the thread's tree in a new commit: LangGraph no longer sees it, git keeps its history (and
  * the session keeps its DAG, which is append-only); a thread id used again gets a fresh session.
@@ -272,7 +272,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       await session.appendNew(history);
     } catch (err) {
       if (!(err instanceof HistoryDivergedError)) throw err;
-      // the messages no longer start as the session does (trimmed, or replaced): they go on in a fresh session
+      // the messages no longer match the session (replaced): they go on in a fresh session
       session = await this.#session(state, threadId, ns, parentSession, true);
       await session.appendNew(history);
     }

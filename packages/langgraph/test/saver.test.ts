@@ -68,16 +68,20 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     expect(await repo.listSessions()).toEqual(['t', 't.2']);
   });
 
-  it('moves trimmed messages to a fresh session, and records no commit for an empty list', async () => {
+  it('continues the session from trimmed messages, moves replaced ones to a fresh session, and records no commit for an empty list', async () => {
     const repo = await kind.open();
     const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
     const [a, b, c] = [new HumanMessage({ id: 'a', content: 'one' }), new AIMessage({ id: 'b', content: 'two' }), new HumanMessage({ id: 'c', content: 'three' })];
     let config = await saver.put({ configurable: { thread_id: 't' } }, checkpoint({ messages: [a, b] }, { messages: 1 }), meta, { messages: 1 });
     config = await saver.put(config, checkpoint({ messages: [b, c] }, { messages: 2 }), meta, { messages: 2 });
     const trimmed = await saver.context(config);
-    expect(trimmed?.session).toBe('t.2');
-    expect((await repo.readCommit(trimmed?.commit ?? '')).items.map((i) => i.role)).toEqual(['assistant', 'user']);
-    config = await saver.put(config, checkpoint({ messages: [] }, { messages: 3 }), meta, { messages: 3 });
+    expect(trimmed?.session).toBe('t');
+    expect((await repo.readCommit(trimmed?.commit ?? '')).items.map((i) => i.role)).toEqual(['user', 'assistant', 'user']);
+    config = await saver.put(config, checkpoint({ messages: [new HumanMessage({ id: 'x', content: 'new topic' })] }, { messages: 3 }), meta, { messages: 3 });
+    const replaced = await saver.context(config);
+    expect(replaced?.session).toBe('t.2');
+    expect((await repo.readCommit(replaced?.commit ?? '')).items.map((i) => i.role)).toEqual(['user']);
+    config = await saver.put(config, checkpoint({ messages: [] }, { messages: 4 }), meta, { messages: 4 });
     expect(await saver.context(config)).toBeUndefined();
     expect((await saver.getTuple(config))?.checkpoint.channel_values).toEqual({ messages: [] });
   });
