@@ -1,3 +1,5 @@
+import { branchView } from '@ctxgit/dag';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HistoryDivergedError } from '../src/index.js';
 import type { HistoryEntry } from '../src/index.js';
@@ -45,5 +47,28 @@ describe.each(FS_KINDS)('Session.appendNew on $name', (kind) => {
     expect([window.matched, window.appended.map((n) => n.output)]).toEqual([3, ['and hidden files?']]);
     const c = await s.commit();
     expect(c.items.map((i) => i.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+});
+
+describe('Session.appendNew properties', () => {
+  const message = fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const), output: fc.string({ maxLength: 8 }) });
+  it('a history given in growing prefixes is stored once, in order: each call appends exactly what is new', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 4 }), async (history, cuts) => {
+        const { repo } = await FS_KINDS[0]!.open(stepClock());
+        const s = await repo.createSession('p', { model: 'openai:gpt-4o' });
+        const ends = [...new Set([...cuts.map((c) => 1 + (c % history.length)), history.length])].sort((x, y) => x - y);
+        let before = 0;
+        for (const end of ends) {
+          const r = await s.appendNew(history.slice(0, end));
+          expect([r.matched, r.appended.length]).toEqual([before, end - before]);
+          before = end;
+        }
+        const head = await s.head();
+        const branch = head === null ? [] : await branchView(repo.store, head);
+        expect(branch.map((n) => ({ role: n.role, output: n.output }))).toEqual(history);
+      }),
+      { numRuns: 20 },
+    );
   });
 });
