@@ -189,19 +189,9 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       for (const [channel, version] of Object.entries(newVersions)) {
         if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
         const value: unknown = values[channel];
-        const base = ['channels', encodeName(channel)];
         const history = channel === this.#messages ? messagesToHistory(value) : undefined;
-        if (history !== undefined && Array.isArray(value)) {
-          for (const [i, message] of value.entries()) {
-            const [type, bytes] = await this.serde.dumpsTyped(message);
-            edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
-          }
-          if (value.length === 0) edits.push({ path: [dir, ...base, `${encodeName(String(version))}.list`, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' });
-          context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
-        } else {
-          const [type, bytes] = await this.serde.dumpsTyped(value);
-          edits.push({ path: [dir, ...base, `${encodeName(String(version))}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
-        }
+        edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, history !== undefined)));
+        if (history !== undefined) context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
       }
       const record: CheckpointRecord = {
         ...(parent === undefined ? {} : { parent }),
@@ -263,6 +253,25 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     } finally {
       if (this.#queues.get(threadId) === settled) this.#queues.delete(threadId);
     }
+  }
+
+  /**
+   * The tree edits that store a channel value at `<base>/<version>.<type>`; a list of messages is stored one blob
+   * per message under `<base>/<version>.list/`, so a message is shared by every version that holds it.
+   */
+  async #valueEdits(base: readonly string[], version: string, value: unknown, perMessage: boolean): Promise<TreeEdit[]> {
+    if (!perMessage || !Array.isArray(value)) {
+      const [type, bytes] = await this.serde.dumpsTyped(value);
+      return [{ path: [...base, `${encodeName(version)}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' }];
+    }
+    const list = [...base, `${encodeName(version)}.list`];
+    if (value.length === 0) return [{ path: [...list, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' }];
+    const edits: TreeEdit[] = [];
+    for (const [i, message] of value.entries()) {
+      const [type, bytes] = await this.serde.dumpsTyped(message);
+      edits.push({ path: [...list, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
+    }
+    return edits;
   }
 
   /** Appends the new messages to the session, and commits. */
