@@ -179,3 +179,10 @@ export class FoldToolError extends CommitError {
     super(code, message, data);
   }
 }
+
+/** {@link Session.appendNew} was given a history that leaves the session's branch where it cannot continue (`E_COMMIT_HISTORY_DIVERGED`). */
+export class HistoryDivergedError extends CommitError {
+  constructor(session: string, index: number, reason: string) {
+    super('E_COMMIT_HISTORY_DIVERGED', `the history given to session "${session}" differs from its branch at message ${index} (${reason}); start a new session for an unrelated conversation`, { session, index, reason });
+  }
+}

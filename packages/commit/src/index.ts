@@ -4,6 +4,7 @@ export {
   CommitError,
   EmptySessionError,
   FoldToolError,
+  HistoryDivergedError,
   InvalidMergeError,
   InvalidOptionError,
   NotCtxgitRepoError,
@@ -38,6 +39,7 @@ export { Session } from './session.js';
 export type { AttachRequest, CheckoutOptions, ExpandOptions, FoldToolCallOptions, ForkSessionOptions, LogOptions, PinResult, SessionUsage } from './session.js';
 export type { SessionSummarizeInput, SessionSummarizer } from './summarizer/session-summarizer.js';
 export type { LogEntry } from './log-entry.js';
+export type { AppendNewResult, HistoryEntry } from './append-new.js';
 export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 export { canonicalJson } from './canonical-json.js';
 export { diffCommits } from './diff-commits.js';

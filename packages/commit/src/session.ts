@@ -2,6 +2,8 @@ import type { Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
 import { appendAttach, appendNode, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
 import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
 import { createOccupancyState, occupancy, recordUsage } from '@ctxgit/tokenize';
+import { appendNew } from './append-new.js';
+import type { AppendNewResult, HistoryEntry } from './append-new.js';
 import { parseCommitMeta, META_FILE } from './commit-meta.js';
 import { dagWrite } from './conflict.js';
 import type { ContextCommit } from './context-commit.js';
@@ -182,6 +184,27 @@ export class Session {
       }
     }
     return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, input, this.#dag()));
+  }
+
+  /**
+   * Appends what is new in a caller's whole history (what an SDK call passes each time): the leading entries equal
+   * to the session's branch (same content, same caller) are kept, the rest is appended; a history trimmed at the
+   * front (a sliding window) matches the end of the branch from its first message. A history that leaves the
+   * branch after a user, system or assistant message moves the head back there first (the rest becomes a sibling
+   * branch, as a retry or edit does).
+   *
+   * @param entries - the whole history, oldest first; see {@link HistoryEntry}
+   * @returns how many entries matched, and the nodes appended
+   * @throws {@link HistoryDivergedError} when the first entry differs from the branch root or a stored tool result differs; the validation errors of {@link Session.append}
+   * @example
+   * ```ts
+   * await s.appendNew([{ role: 'user', output: 'hi' }]);
+   * const r = await s.appendNew([{ role: 'user', output: 'hi' }, { role: 'assistant', output: 'hello' }]);
+   * r.matched; // 1, r.appended.length === 1
+   * ```
+   */
+  async appendNew(entries: readonly HistoryEntry[]): Promise<AppendNewResult> {
+    return appendNew(this, this.#host.core.store, entries);
   }
 
   /**

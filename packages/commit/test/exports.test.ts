@@ -12,6 +12,7 @@ it('exports exactly the public API', async () => {
     'GitError',
     'GitIoError',
     'GitNodeStore',
+    'HistoryDivergedError',
     'InvalidMergeError',
     'InvalidNameError',
     'InvalidOptionError',

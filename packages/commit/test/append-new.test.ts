@@ -1,0 +1,74 @@
+import { branchView } from '@ctxgit/dag';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HistoryDivergedError } from '../src/index.js';
+import type { HistoryEntry } from '../src/index.js';
+import { FS_KINDS, stepClock } from './helpers.js';
+
+const q: HistoryEntry = { role: 'user', output: 'list files' };
+const a: HistoryEntry = { role: 'assistant', output: '' };
+const t: HistoryEntry = { role: 'tool', name: 'ls', input: { path: '.' }, output: 'a.txt', caller: 1, metadata: { callId: 'c1' } };
+const done: HistoryEntry = { role: 'assistant', output: 'one file: a.txt' };
+
+describe.each(FS_KINDS)('Session.appendNew on $name', (kind) => {
+  it('appends only what the branch does not hold, tool calls under their assistant', async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    const first = await s.appendNew([q, a, t]);
+    expect([first.matched, first.appended.map((n) => n.role)]).toEqual([0, ['user', 'assistant', 'tool']]);
+    expect(first.appended[2]?.caller).toBe(first.appended[1]?.id);
+    const again = await s.appendNew([q, a, t, done]);
+    expect([again.matched, again.appended.map((n) => n.output)]).toEqual([3, ['one file: a.txt']]);
+    expect(await s.head()).toBe(again.appended[0]?.id);
+    const same = await s.appendNew([q, a, t, done]);
+    expect([same.matched, same.appended.length]).toEqual([4, 0]);
+  });
+
+  it('branches off where the history leaves the branch, and refuses an unrelated history', async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    const { nodes } = await s.appendNew([q, { role: 'assistant', output: 'first answer' }]);
+    const retried = await s.appendNew([q, { role: 'assistant', output: 'second answer' }]);
+    expect(retried.matched).toBe(1);
+    expect(retried.appended[0]?.predecessor).toBe(nodes[0]?.id);
+    expect((await s.siblings(retried.appended[0]?.id ?? '')).total).toBe(2);
+    const shorter = await s.appendNew([q]);
+    expect([shorter.matched, shorter.appended.length, await s.head()]).toEqual([1, 0, nodes[0]?.id]);
+    await expect(s.appendNew([{ role: 'user', output: 'other' }])).rejects.toThrow(HistoryDivergedError);
+    await expect(s.appendNew([{ role: 'user', output: 'other' }])).rejects.toMatchObject({ code: 'E_COMMIT_HISTORY_DIVERGED', data: { index: 0 } });
+  });
+
+  it('continues the branch from a history trimmed at the front (a sliding window)', async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    await s.appendNew([q, a, t, done]);
+    const next: HistoryEntry = { role: 'user', output: 'and hidden files?' };
+    const window = await s.appendNew([a, { ...t, caller: 0 }, done, next]);
+    expect([window.matched, window.appended.map((n) => n.output)]).toEqual([3, ['and hidden files?']]);
+    const c = await s.commit();
+    expect(c.items.map((i) => i.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+});
+
+describe('Session.appendNew properties', () => {
+  const message = fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const), output: fc.string({ maxLength: 8 }) });
+  it('a history given in growing prefixes is stored once, in order: each call appends exactly what is new', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 4 }), async (history, cuts) => {
+        const { repo } = await FS_KINDS[0]!.open(stepClock());
+        const s = await repo.createSession('p', { model: 'openai:gpt-4o' });
+        const ends = [...new Set([...cuts.map((c) => 1 + (c % history.length)), history.length])].sort((x, y) => x - y);
+        let before = 0;
+        for (const end of ends) {
+          const r = await s.appendNew(history.slice(0, end));
+          expect([r.matched, r.appended.length]).toEqual([before, end - before]);
+          before = end;
+        }
+        const head = await s.head();
+        const branch = head === null ? [] : await branchView(repo.store, head);
+        expect(branch.map((n) => ({ role: n.role, output: n.output }))).toEqual(history);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});

@@ -1,0 +1,370 @@
+import type { ContextCommit, CreateSessionOptions, HistoryEntry, Repo, Session, TreeEdit } from '@ctxgit/commit';
+import { HistoryDivergedError, listRefs } from '@ctxgit/commit';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointPendingWrite, CheckpointTuple, PendingWrite, SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import { BaseCheckpointSaver, TASKS, WRITES_IDX_MAP, compareWritesSortKeys, maxChannelVersion, writesSortKey } from '@langchain/langgraph-checkpoint';
+import { decodeName, encodeName } from './encode-name.js';
+import { MissingConfigError } from './errors.js';
+import { messagesToHistory } from './messages-to-history.js';
+import { THREADS_PREFIX, ThreadTree, nsDir } from './thread-tree.js';
+import type { ThreadState } from './thread-tree.js';
+
+/** Options of {@link CtxgitSaver}. */
+export interface CtxgitSaverOptions {
+  /** The repository (from `openRepo`) that holds the checkpoints and the sessions. */
+  readonly repo: Repo;
+  /** Options of the sessions created for threads (the model at least), e.g. `{ model: 'openai:gpt-4o' }`. */
+  readonly session: CreateSessionOptions;
+  /** The channel that holds the conversation. @defaultValue `'messages'` */
+  readonly messagesChannel?: string;
+  /** LangGraph's serializer. @defaultValue LangGraph's `JsonPlusSerializer` */
+  readonly serde?: SerializerProtocol;
+  /** Milliseconds since the epoch, for the dates of the thread commits. @defaultValue `Date.now` */
+  readonly clock?: () => number;
+}
+
+/** The ctxgit side of a checkpoint: the session its messages went to and the ContextCommit of that turn. */
+export interface CheckpointContext {
+  readonly session: string;
+  /** The ContextCommit of the session's head after the checkpoint's messages were appended. */
+  readonly commit: string;
+  readonly headNodeId: string;
+}
+
+/** The stored record of a checkpoint (`checkpoint.json`): the checkpoint without its channel values, its metadata, its parent. */
+interface CheckpointRecord {
+  readonly parent?: string;
+  readonly checkpoint: Typed;
+  readonly metadata: Typed;
+  readonly context?: CheckpointContext;
+}
+
+/** A serialized value: JSON kept readable, other serializations as base64. */
+type Typed = { readonly json: unknown } | { readonly type: string; readonly base64: string };
+
+/** One stored pending write (`writes/<task>/<idx>.json`). */
+interface WriteRecord {
+  readonly task: string;
+  readonly channel: string;
+  readonly path: string;
+  readonly value: Typed;
+}
+
+const utf8 = new TextDecoder();
+
+function typed([type, bytes]: [string, Uint8Array]): Typed {
+  return type === 'json' ? { json: JSON.parse(utf8.decode(bytes)) as unknown } : { type, base64: Buffer.from(bytes).toString('base64') };
+}
+
+function untyped(t: Typed): [string, Uint8Array | string] {
+  return 'json' in t ? ['json', JSON.stringify(t.json)] : [t.type, Buffer.from(t.base64, 'base64')];
+}
+
+function pretty(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function field(config: RunnableConfig, name: string): string | undefined {
+  const v: unknown = config.configurable?.[name];
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/**
+ * A LangGraph.js checkpointer that keeps every thread in a ctxgit repository: one git ref per thread
+ * (`refs/langgraph/<thread>`), one git commit per `put`, `putWrites` and `deleteThread`, and in the thread's tree
+ * one folder per checkpoint namespace holding each checkpoint (`checkpoint.json`, its pending `writes/`) and each
+ * channel value once per version (`channels/<channel>/<version>.<type>`), shared by every checkpoint that holds that
+ * version. The messages channel is also appended to a ctxgit session per thread and namespace (only what is new),
+ * and each checkpoint records the ContextCommit of that turn, so ctxgit's rules and `render` apply to the
+ * conversation; each message of it is its own blob, shared by every version that holds it. Messages trimmed at the
+ * front continue the session; messages that no longer match it at all go on in a fresh session (`<thread>.2`, …).
+ *
+ * `deleteThread` empties the thread's tree in a new commit: LangGraph no longer sees it, git keeps its history (and
+ * the session keeps its DAG, which is append-only); a thread id used again gets a fresh session.
+ *
+ * @example
+ * ```ts
+ * const repo = await openRepo({ dir: './agent.git' });
+ * const checkpointer = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+ * const graph = new StateGraph(MessagesAnnotation).addNode('agent', callModel).addEdge(START, 'agent').compile({ checkpointer });
+ * await graph.invoke({ messages: [new HumanMessage('hi')] }, { configurable: { thread_id: 't-1' } });
+ * ```
+ */
+export class CtxgitSaver extends BaseCheckpointSaver {
+  readonly #repo: Repo;
+  readonly #tree: ThreadTree;
+  readonly #sessionOptions: CreateSessionOptions;
+  readonly #messages: string;
+  /** Writes per thread, one after the other (LangGraph runs tasks in parallel). */
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  /** @param opts - see {@link CtxgitSaverOptions} */
+  constructor(opts: CtxgitSaverOptions) {
+    super(opts.serde);
+    this.#repo = opts.repo;
+    this.#tree = new ThreadTree(opts.repo.git, opts.clock ?? Date.now);
+    this.#sessionOptions = opts.session;
+    this.#messages = opts.messagesChannel ?? 'messages';
+  }
+
+  /**
+   * The ctxgit side of a checkpoint: the session holding the thread's messages and the ContextCommit of that turn,
+   * or undefined when the checkpoint holds no messages.
+   *
+   * @param config - `{ configurable: { thread_id, checkpoint_ns?, checkpoint_id? } }`; the latest checkpoint when no id
+   * @returns the session name, commit id and head node, or undefined
+   * @example
+   * ```ts
+   * const ctx = await checkpointer.context({ configurable: { thread_id: 't-1' } });
+   * const body = render(await repo.readCommit(ctx!.commit), { provider: 'anthropic' });
+   * ```
+   */
+  async context(config: RunnableConfig): Promise<CheckpointContext | undefined> {
+    const threadId = field(config, 'thread_id');
+    if (threadId === undefined) throw new MissingConfigError('context', 'thread_id');
+    const state = await this.#tree.state(threadId);
+    const found = await this.#find(state, field(config, 'checkpoint_ns') ?? '', field(config, 'checkpoint_id'));
+    return found?.record.context;
+  }
+
+  /** @inheritDoc */
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const threadId = field(config, 'thread_id');
+    if (threadId === undefined) return undefined;
+    const ns = field(config, 'checkpoint_ns') ?? '';
+    const state = await this.#tree.state(threadId);
+    const found = await this.#find(state, ns, field(config, 'checkpoint_id'));
+    return found === undefined ? undefined : this.#tuple(state, threadId, ns, found.id, found.record);
+  }
+
+  /** @inheritDoc */
+  async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const { before, filter } = options;
+    let limit = options.limit;
+    const onlyThread = field(config, 'thread_id');
+    const onlyNs = field(config, 'checkpoint_ns');
+    const onlyId = field(config, 'checkpoint_id');
+    const beforeId = before === undefined ? undefined : field(before, 'checkpoint_id');
+    const threads = onlyThread !== undefined ? [onlyThread] : (await listRefs(this.#repo.git, THREADS_PREFIX)).map((r) => decodeName(r.slice(THREADS_PREFIX.length)));
+    for (const threadId of threads) {
+      const state = await this.#tree.state(threadId);
+      for (const nsEntry of await this.#tree.list(state.tree, [])) {
+        const ns = decodeName(nsEntry.path.slice(3));
+        if (onlyNs !== undefined && ns !== onlyNs) continue;
+        const ids = (await this.#tree.list(state.tree, [nsEntry.path, 'checkpoints'])).map((e) => decodeName(e.path)).sort().reverse();
+        for (const id of ids) {
+          if (onlyId !== undefined && id !== onlyId) continue;
+          if (beforeId !== undefined && id >= beforeId) continue;
+          const record = await this.#record(state, ns, id);
+          if (record === undefined) continue;
+          if (filter !== undefined) {
+            const metadata = (await this.serde.loadsTyped(...untyped(record.metadata))) as Record<string, unknown>;
+            if (!Object.entries(filter).every(([k, v]) => metadata[k] === v)) continue;
+          }
+          if (limit !== undefined) {
+            if (limit <= 0) return;
+            limit -= 1;
+          }
+          yield await this.#tuple(state, threadId, ns, id, record);
+        }
+      }
+    }
+  }
+
+  /** @inheritDoc */
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+    const threadId = field(config, 'thread_id');
+    if (threadId === undefined) throw new MissingConfigError('put', 'thread_id');
+    const ns = field(config, 'checkpoint_ns') ?? '';
+    const parent = field(config, 'checkpoint_id');
+    // one put at a time per thread: the session append and the thread commit in order
+    await this.#serial(threadId, async () => {
+      const { channel_values: values, ...rest } = checkpoint;
+      const dir = nsDir(ns);
+      const edits: TreeEdit[] = [];
+      const before = await this.#tree.state(threadId);
+      // the parent's ContextCommit stays the checkpoint's until the messages change
+      const from = parent === undefined ? undefined : await this.#record(before, ns, parent);
+      let context: CheckpointContext | undefined = from?.context;
+      for (const [channel, version] of Object.entries(newVersions)) {
+        if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
+        const value: unknown = values[channel];
+        const history = channel === this.#messages ? messagesToHistory(value) : undefined;
+        edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, history !== undefined)));
+        if (history !== undefined) context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
+      }
+      const record: CheckpointRecord = {
+        ...(parent === undefined ? {} : { parent }),
+        checkpoint: typed(await this.serde.dumpsTyped(rest)),
+        metadata: typed(await this.serde.dumpsTyped(metadata)),
+        ...(context === undefined ? {} : { context }),
+      };
+      edits.push({ path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid: await this.#tree.writeBlob(pretty(record)), type: 'blob' });
+      const step = typeof metadata?.step === 'number' ? ` step ${metadata.step}` : '';
+      await this.#tree.change(threadId, async () => ({ edits, message: `checkpoint ${checkpoint.id}${ns === '' ? '' : ` in ${ns}`}${step}${metadata?.source === undefined ? '' : ` (${metadata.source})`}` }));
+    });
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  /** @inheritDoc */
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    const threadId = field(config, 'thread_id');
+    if (threadId === undefined) throw new MissingConfigError('putWrites', 'thread_id');
+    const checkpointId = field(config, 'checkpoint_id');
+    if (checkpointId === undefined) throw new MissingConfigError('putWrites', 'checkpoint_id');
+    const ns = field(config, 'checkpoint_ns') ?? '';
+    const base = [nsDir(ns), 'checkpoints', encodeName(checkpointId), 'writes', encodeName(taskId)];
+    const blobs = await Promise.all(
+      writes.map(async ([channel, value], i) => {
+        const idx = WRITES_IDX_MAP[channel] ?? i;
+        const record: WriteRecord = { task: taskId, channel, path: taskPath ?? '', value: typed(await this.serde.dumpsTyped(value)) };
+        return { idx, oid: await this.#tree.writeBlob(pretty(record)) };
+      }),
+    );
+    await this.#serial(threadId, () =>
+      this.#tree.change(threadId, async (state) => {
+        const edits: TreeEdit[] = [];
+        for (const { idx, oid } of blobs) {
+          const path = [...base, `${idx}.json`];
+          if (idx >= 0 && (await this.#tree.lookup(state.tree, path)) !== undefined) continue;
+          edits.push({ path, oid, type: 'blob' });
+        }
+        return { edits, message: `writes of task ${taskId} on checkpoint ${checkpointId}${ns === '' ? '' : ` in ${ns}`}` };
+      }),
+    );
+  }
+
+  /** @inheritDoc */
+  async deleteThread(threadId: string): Promise<void> {
+    await this.#serial(threadId, async () => {
+      if ((await this.#tree.state(threadId)).commit === null) return;
+      await this.#tree.change(threadId, async () => ({ edits: null, message: `delete thread ${threadId}` }));
+    });
+  }
+
+  /** Runs `fn` after every earlier write of the thread (in this saver). */
+  async #serial<T>(threadId: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.#queues.get(threadId) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const settled = run.catch(() => undefined);
+    this.#queues.set(threadId, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.#queues.get(threadId) === settled) this.#queues.delete(threadId);
+    }
+  }
+
+  /**
+   * The tree edits that store a channel value at `<base>/<version>.<type>`; a list of messages is stored one blob
+   * per message under `<base>/<version>.list/`, so a message is shared by every version that holds it.
+   */
+  async #valueEdits(base: readonly string[], version: string, value: unknown, perMessage: boolean): Promise<TreeEdit[]> {
+    if (!perMessage || !Array.isArray(value)) {
+      const [type, bytes] = await this.serde.dumpsTyped(value);
+      return [{ path: [...base, `${encodeName(version)}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' }];
+    }
+    const list = [...base, `${encodeName(version)}.list`];
+    if (value.length === 0) return [{ path: [...list, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' }];
+    const edits: TreeEdit[] = [];
+    for (const [i, message] of value.entries()) {
+      const [type, bytes] = await this.serde.dumpsTyped(message);
+      edits.push({ path: [...list, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
+    }
+    return edits;
+  }
+
+  /** Appends the new messages to the session, and commits. */
+  async #mirror(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined, history: readonly HistoryEntry[]): Promise<CheckpointContext> {
+    let session = await this.#session(state, threadId, ns, parentSession);
+    try {
+      await session.appendNew(history);
+    } catch (err) {
+      if (!(err instanceof HistoryDivergedError)) throw err;
+      // the messages no longer match the session (replaced): they go on in a fresh session
+      session = await this.#session(state, threadId, ns, parentSession, true);
+      await session.appendNew(history);
+    }
+    const commit: ContextCommit = await session.commit();
+    return { session: session.name, commit: commit.id, headNodeId: commit.headNodeId };
+  }
+
+  /** The session of a thread and namespace: the parent checkpoint's, else the one its latest checkpoint names, else (or when `fresh`) a new one. */
+  async #session(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined, fresh = false): Promise<Session> {
+    const named = fresh ? undefined : (parentSession ?? (await this.#find(state, ns, undefined))?.record.context?.session);
+    if (named !== undefined) return this.#repo.openSession(named);
+    const base = ns === '' ? encodeName(threadId) : `${encodeName(threadId)}.${encodeName(ns)}`;
+    const taken = new Set(await this.#repo.listSessions());
+    let name = base;
+    for (let n = 2; taken.has(name); n += 1) name = `${base}.${n}`;
+    return this.#repo.createSession(name, this.#sessionOptions);
+  }
+
+  async #record(state: ThreadState, ns: string, id: string): Promise<CheckpointRecord | undefined> {
+    const bytes = await this.#tree.blob(state.tree, [nsDir(ns), 'checkpoints', encodeName(id), 'checkpoint.json']);
+    return bytes === undefined ? undefined : (JSON.parse(utf8.decode(bytes)) as CheckpointRecord);
+  }
+
+  /** The checkpoint with this id, or the latest of the namespace when no id. */
+  async #find(state: ThreadState, ns: string, id: string | undefined): Promise<{ id: string; record: CheckpointRecord } | undefined> {
+    let target = id;
+    if (target === undefined) {
+      const ids = (await this.#tree.list(state.tree, [nsDir(ns), 'checkpoints'])).map((e) => decodeName(e.path)).sort();
+      target = ids.at(-1);
+    }
+    if (target === undefined) return undefined;
+    const record = await this.#record(state, ns, target);
+    return record === undefined ? undefined : { id: target, record };
+  }
+
+  async #writes(state: ThreadState, ns: string, id: string): Promise<CheckpointPendingWrite[]> {
+    const base = [nsDir(ns), 'checkpoints', encodeName(id), 'writes'];
+    const keyed: { key: ReturnType<typeof writesSortKey>; write: CheckpointPendingWrite }[] = [];
+    for (const task of await this.#tree.list(state.tree, base)) {
+      for (const entry of await this.#tree.list(state.tree, [...base, task.path])) {
+        const record = JSON.parse(utf8.decode(await this.#tree.readOid(entry.oid))) as WriteRecord;
+        const idx = Number(entry.path.slice(0, -'.json'.length));
+        keyed.push({ key: writesSortKey(record.path, record.task, idx), write: [record.task, record.channel, await this.serde.loadsTyped(...untyped(record.value))] });
+      }
+    }
+    return keyed.sort((a, b) => compareWritesSortKeys(a.key, b.key)).map((k) => k.write);
+  }
+
+  async #values(state: ThreadState, ns: string, versions: Readonly<Record<string, string | number>>): Promise<Record<string, unknown>> {
+    const values: Record<string, unknown> = {};
+    for (const [channel, version] of Object.entries(versions)) {
+      const base = [nsDir(ns), 'channels', encodeName(channel)];
+      const prefix = `${encodeName(String(version))}.`;
+      const entry = (await this.#tree.list(state.tree, base)).find((e) => e.path.startsWith(prefix));
+      if (entry === undefined) continue;
+      const type = decodeName(entry.path.slice(prefix.length));
+      if (entry.type === 'blob') {
+        values[channel] = await this.serde.loadsTyped(type, await this.#tree.readOid(entry.oid));
+        continue;
+      }
+      const items = (await this.#tree.list(state.tree, [...base, entry.path])).filter((e) => e.path !== 'empty');
+      values[channel] = await Promise.all(items.map(async (e) => this.serde.loadsTyped(decodeName(e.path.slice(7)), await this.#tree.readOid(e.oid))));
+    }
+    return values;
+  }
+
+  async #tuple(state: ThreadState, threadId: string, ns: string, id: string, record: CheckpointRecord): Promise<CheckpointTuple> {
+    const stored = (await this.serde.loadsTyped(...untyped(record.checkpoint))) as Omit<Checkpoint, 'channel_values'>;
+    const checkpoint: Checkpoint = { ...stored, channel_values: await this.#values(state, ns, stored.channel_versions) };
+    if (checkpoint.v < 4 && record.parent !== undefined) {
+      // checkpoints before format 4 kept pending sends as the parent's TASKS writes
+      const sends = (await this.#writes(state, ns, record.parent)).filter(([, channel]) => channel === TASKS).map(([, , value]) => value);
+      checkpoint.channel_values[TASKS] = sends;
+      const versions = Object.values(checkpoint.channel_versions);
+      checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+    }
+    const at = (checkpoint_id: string): RunnableConfig => ({ configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id } });
+    return {
+      config: at(id),
+      checkpoint,
+      metadata: (await this.serde.loadsTyped(...untyped(record.metadata))) as CheckpointMetadata,
+      pendingWrites: await this.#writes(state, ns, id),
+      ...(record.parent === undefined ? {} : { parentConfig: at(record.parent) }),
+    };
+  }
+}

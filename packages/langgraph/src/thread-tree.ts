@@ -1,0 +1,84 @@
+import type { GitContext, TreeEdit } from '@ctxgit/commit';
+import { compareAndSwapRef, listTree, readBlob, readCommitObject, readPath, readRef, RefConflictError, updateTree, writeBlob, writeCommit } from '@ctxgit/commit';
+import { encodeName } from './encode-name.js';
+
+/** Prefix of the refs of the saver: one ref per thread, `refs/langgraph/<thread>`. */
+export const THREADS_PREFIX = 'refs/langgraph/';
+
+/** The ref of a thread. */
+export function threadRef(threadId: string): string {
+  return `${THREADS_PREFIX}${encodeName(threadId)}`;
+}
+
+/** The folder of a checkpoint namespace inside a thread's tree (`ns_` for the root namespace `""`). */
+export function nsDir(ns: string): string {
+  return `ns_${encodeName(ns)}`;
+}
+
+/** The state of a thread: its ref's commit and that commit's tree (null for a thread never written or deleted). */
+export interface ThreadState {
+  readonly commit: string | null;
+  readonly tree: string | null;
+}
+
+/** Reads and edits one thread's tree in git; each change is one commit on the thread's ref. @internal */
+export class ThreadTree {
+  readonly #git: GitContext;
+  readonly #clock: () => number;
+
+  constructor(git: GitContext, clock: () => number) {
+    this.#git = git;
+    this.#clock = clock;
+  }
+
+  async state(threadId: string): Promise<ThreadState> {
+    const commit = await readRef(this.#git, threadRef(threadId));
+    if (commit === null) return { commit: null, tree: null };
+    return { commit, tree: (await readCommitObject(this.#git, commit)).tree };
+  }
+
+  async blob(tree: string | null, path: readonly string[]): Promise<Uint8Array | undefined> {
+    if (tree === null) return undefined;
+    const oid = await readPath(this.#git, tree, path);
+    return oid === undefined ? undefined : readBlob(this.#git, oid);
+  }
+
+  async list(tree: string | null, path: readonly string[]): Promise<readonly { path: string; oid: string; type: 'blob' | 'tree' }[]> {
+    return tree === null ? [] : listTree(this.#git, tree, path);
+  }
+
+  async readOid(oid: string): Promise<Uint8Array> {
+    return readBlob(this.#git, oid);
+  }
+
+  async writeBlob(data: Uint8Array | string): Promise<string> {
+    return writeBlob(this.#git, data);
+  }
+
+  async lookup(tree: string | null, path: readonly string[]): Promise<string | undefined> {
+    return tree === null ? undefined : readPath(this.#git, tree, path);
+  }
+
+  /**
+   * Applies `build(state)`'s edits as one commit on the thread's ref, rebuilt on the new state when another writer
+   * moved or held the ref (up to 20 times, waiting 2, 4, 6, … ms).
+   * `edits: null` empties the tree (a deleted thread).
+   */
+  async change(threadId: string, build: (state: ThreadState) => Promise<{ edits: readonly TreeEdit[] | null; message: string }>): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      const state = await this.state(threadId);
+      const { edits, message } = await build(state);
+      const tree = edits === null ? await updateTree(this.#git, null, []) : await updateTree(this.#git, state.tree, edits);
+      const when = { name: 'ctxgit langgraph', email: 'langgraph@ctxgit', timestamp: Math.floor(this.#clock() / 1000), timezoneOffset: 0 };
+      const commit = await writeCommit(this.#git, { tree, parents: state.commit === null ? [] : [state.commit], message, author: when });
+      try {
+        await compareAndSwapRef(this.#git, threadRef(threadId), state.commit, commit);
+        return;
+      } catch (err) {
+        if (!(err instanceof RefConflictError) || attempt >= 20) throw err;
+        // another writer holds or moved the ref: wait a little longer each time, then rebuild on its commit
+        await new Promise((resolve) => setTimeout(resolve, 2 * (attempt + 1)));
+      }
+    }
+  }
+}

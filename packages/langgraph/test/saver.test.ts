@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRepo } from '@ctxgit/commit';
+import type { FsLike, Repo } from '@ctxgit/commit';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
+import type { Checkpoint } from '@langchain/langgraph-checkpoint';
+import { Volume, createFsFromVolume } from 'memfs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CtxgitSaver, MissingConfigError, messagesToHistory } from '../src/index.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const kinds: { name: string; open(): Promise<Repo> }[] = [
+  { name: 'memfs', open: async () => openRepo({ memory: true, fs: createFsFromVolume(new Volume()) as unknown as FsLike, fsync: false, clock: () => 1_700_000_000_000 }) },
+  {
+    name: 'disk',
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ctxgit-saver-'));
+      dirs.push(dir);
+      return openRepo({ dir: join(dir, 'r.git'), clock: () => 1_700_000_000_000 });
+    },
+  },
+];
+
+function checkpoint(values: Record<string, unknown>, versions: Record<string, number>): Checkpoint {
+  return { ...emptyCheckpoint(), id: uuid6(-1), channel_values: values, channel_versions: versions };
+}
+
+const meta = { source: 'loop' as const, step: 1, parents: {} };
+
+describe.each(kinds)('CtxgitSaver on $name', (kind) => {
+  it('appends the messages channel to a session, only what is new, and carries the ContextCommit to later checkpoints', async () => {
+    const repo = await kind.open();
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const q = new HumanMessage({ id: 'q', content: 'list /tmp' });
+    const call = new AIMessage({ id: 'a', content: '', tool_calls: [{ id: 'c1', name: 'ls', args: { path: '/tmp' }, type: 'tool_call' }] });
+    const result = new ToolMessage({ id: 'r', content: 'a.txt', tool_call_id: 'c1' });
+    let config = await saver.put({ configurable: { thread_id: 't/1' } }, checkpoint({ messages: [q, call] }, { messages: 1 }), meta, { messages: 1 });
+    const first = await saver.context(config);
+    config = await saver.put(config, checkpoint({ messages: [q, call], other: 7 }, { messages: 1, other: 1 }), meta, { other: 1 });
+    expect(await saver.context(config)).toEqual(first);
+    config = await saver.put(config, checkpoint({ messages: [q, call, result] }, { messages: 2, other: 1 }), meta, { messages: 2 });
+    const third = await saver.context(config);
+    expect(third?.session).toBe('t%2F1');
+    expect(third?.commit).not.toBe(first?.commit);
+    const c = await repo.readCommit(third?.commit ?? '');
+    expect(c.items.map((i) => i.role)).toEqual(['user', 'assistant', 'tool']);
+    const tuple = await saver.getTuple(config);
+    expect(tuple?.checkpoint.channel_values).toEqual({ messages: [q, call, result], other: 7 });
+    expect((tuple?.checkpoint.channel_values['messages'] as unknown[])[2]).toBeInstanceOf(ToolMessage);
+    expect(await repo.listSessions()).toEqual(['t%2F1']);
+  });
+
+  it("deletes a thread from LangGraph's view; the same id used again gets a fresh session", async () => {
+    const repo = await kind.open();
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const put = () => saver.put({ configurable: { thread_id: 't' } }, checkpoint({ messages: [new HumanMessage('hi')] }, { messages: 1 }), meta, { messages: 1 });
+    await put();
+    await saver.deleteThread('t');
+    expect(await saver.getTuple({ configurable: { thread_id: 't' } })).toBeUndefined();
+    const again = await put();
+    expect((await saver.context(again))?.session).toBe('t.2');
+    expect(await repo.listSessions()).toEqual(['t', 't.2']);
+  });
+
+  it('continues the session from trimmed messages, moves replaced ones to a fresh session, and records no commit for an empty list', async () => {
+    const repo = await kind.open();
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const [a, b, c] = [new HumanMessage({ id: 'a', content: 'one' }), new AIMessage({ id: 'b', content: 'two' }), new HumanMessage({ id: 'c', content: 'three' })];
+    let config = await saver.put({ configurable: { thread_id: 't' } }, checkpoint({ messages: [a, b] }, { messages: 1 }), meta, { messages: 1 });
+    config = await saver.put(config, checkpoint({ messages: [b, c] }, { messages: 2 }), meta, { messages: 2 });
+    const trimmed = await saver.context(config);
+    expect(trimmed?.session).toBe('t');
+    expect((await repo.readCommit(trimmed?.commit ?? '')).items.map((i) => i.role)).toEqual(['user', 'assistant', 'user']);
+    config = await saver.put(config, checkpoint({ messages: [new HumanMessage({ id: 'x', content: 'new topic' })] }, { messages: 3 }), meta, { messages: 3 });
+    const replaced = await saver.context(config);
+    expect(replaced?.session).toBe('t.2');
+    expect((await repo.readCommit(replaced?.commit ?? '')).items.map((i) => i.role)).toEqual(['user']);
+    config = await saver.put(config, checkpoint({ messages: [] }, { messages: 4 }), meta, { messages: 4 });
+    expect(await saver.context(config)).toBeUndefined();
+    expect((await saver.getTuple(config))?.checkpoint.channel_values).toEqual({ messages: [] });
+  });
+
+  it('keeps every write of tasks that run in parallel, from one saver or from two on the same repository', async () => {
+    const repo = await kind.open();
+    const one = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const two = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const config = await one.put({ configurable: { thread_id: 't' } }, checkpoint({}, {}), meta, {});
+    await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? one : two).putWrites(config, [['ch', i]], `task-${i}`)));
+    const tuple = await two.getTuple(config);
+    expect(tuple?.pendingWrites).toEqual(Array.from({ length: 8 }, (_, i) => [`task-${i}`, 'ch', i]));
+  });
+
+  it('refuses a config without thread_id or checkpoint_id with a typed error, before writing', async () => {
+    const repo = await kind.open();
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    await expect(saver.put({}, checkpoint({}, {}), meta, {})).rejects.toThrow(MissingConfigError);
+    await expect(saver.putWrites({ configurable: { thread_id: 't' } }, [['x', 1]], 'task')).rejects.toMatchObject({ code: 'E_LANGGRAPH_MISSING_CONFIG', data: { field: 'checkpoint_id' } });
+    expect(await saver.getTuple({ configurable: { thread_id: 't' } })).toBeUndefined();
+  });
+});
+
+describe('messagesToHistory', () => {
+  it('maps LangChain messages to nodes, and leaves other values alone', () => {
+    expect(messagesToHistory([new HumanMessage('hi'), new AIMessage('hello')])).toEqual([
+      { role: 'user', output: 'hi' },
+      { role: 'assistant', output: 'hello' },
+    ]);
+    expect(messagesToHistory(['not', 'messages'])).toBeUndefined();
+    expect(messagesToHistory({ messages: [] })).toBeUndefined();
+  });
+});

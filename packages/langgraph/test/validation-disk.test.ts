@@ -1,0 +1,3 @@
+import { runValidation } from './validation-kit.js';
+
+runValidation('disk');
