@@ -1,5 +1,5 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
-import type { BandOptions, Rule } from '@ctxgit/rules';
+import type { BandOptions, CatalogueTool, Rule, ToolViewOptions } from '@ctxgit/rules';
 import type { ModelTable } from '@ctxgit/tokenize';
 
 /** How a session's operations behave; not stored, so give them again to {@link Repo.openSession}. */
@@ -14,6 +14,8 @@ export interface SessionOptions {
   readonly ids?: IdGenerator;
   /** Extra entries for the model table. @defaultValue none */
   readonly models?: ModelTable;
+  /** How the tool catalogue is viewed: branches per level, open groups, the search offer. @defaultValue see `ToolViewOptions` (7, 4, 4) */
+  readonly toolView?: ToolViewOptions;
 }
 
 /** Options of {@link Repo.createSession}; `model`, `window`, `budget` and `outputReserve` are stored with the session. */
@@ -26,4 +28,6 @@ export interface CreateSessionOptions extends SessionOptions {
   readonly budget?: number;
   /** Tokens kept free for the reply when deriving the budget. @defaultValue min(model's max output, window / 4) */
   readonly outputReserve?: number;
+  /** The session's tool catalogue, stored with it (see `Session.setTools`). @defaultValue none: commits advertise no tools */
+  readonly tools?: readonly CatalogueTool[];
 }
