@@ -29,7 +29,7 @@ const last = <T>(xs: readonly T[]): T => xs[xs.length - 1] as T;
 
 describe('the advertised view', () => {
   it('has defaults 7 branches, 4 open groups, search after 4 rounds, auto-open and deferred closes', () => {
-    expect(o).toEqual({ maxBranches: 7, maxOpenGroups: 4, searchAfterRounds: 4, autoOpen: true, deferClose: true });
+    expect(o).toEqual({ maxBranches: 7, maxOpenGroups: 4, searchAfterRounds: 4, autoOpen: true, autoOpenGroups: 1, deferClose: true, deferCalledGroups: true });
     expect(() => resolveToolViewOptions({ maxBranches: 0 })).toThrow(RulesInputError);
     expect(() => resolveToolViewOptions({ autoOpen: 'yes' as unknown as boolean })).toThrow(RulesInputError);
   });
@@ -68,19 +68,43 @@ describe('the advertised view', () => {
     expect(none?.entries).toEqual([]);
   });
 
-  it('a known tool that is not advertised runs, and its group opens at the next commit', () => {
-    const [v0] = run([{ userText: 'hello', calls: [] }]);
-    const r = resolveToolCall(catalogue, v0, { name: 'dns_lookup', input: { name: 'example.com' } }, o);
+  it('a known tool that is not advertised runs, and its group opens at the next commit (deferCalledGroups: false)', () => {
+    const eager = { ...o, deferCalledGroups: false };
+    const [v0] = run([{ userText: 'hello', calls: [] }], eager);
+    const r = resolveToolCall(catalogue, v0, { name: 'dns_lookup', input: { name: 'example.com' } }, eager);
     expect(r).toMatchObject({ kind: 'opened', group: 'net/dns', tool: { path: 'net/dns/dns_lookup' } });
-    const v1 = nextToolView(catalogue, v0, { calls: [{ name: 'dns_lookup', input: { name: 'example.com' } }] }, o);
+    const v1 = nextToolView(catalogue, v0, { calls: [{ name: 'dns_lookup', input: { name: 'example.com' } }] }, eager);
     expect(advertisedPaths(v1)).toContain('net/dns/dns_lookup');
-    expect(resolveToolCall(catalogue, v1, { name: 'dns_lookup' }, o)).toMatchObject({ kind: 'advertised' });
-    expect(resolveToolCall(catalogue, v1, { name: 'rm_rf' }, o)).toMatchObject({ kind: 'unknown', name: 'rm_rf' });
+    expect(resolveToolCall(catalogue, v1, { name: 'dns_lookup' }, eager)).toMatchObject({ kind: 'advertised' });
+    expect(resolveToolCall(catalogue, v1, { name: 'rm_rf' }, eager)).toMatchObject({ kind: 'unknown', name: 'rm_rf' });
     // a hidden tool of a big group is forced into the group's shown branches
-    const v2 = nextToolView(catalogue, v1, { calls: [{ name: 'file_op_19' }] }, o);
+    const v2 = nextToolView(catalogue, v1, { calls: [{ name: 'file_op_19' }, { name: 'file_op_18' }] }, eager);
     const files = v2.entries.find((e) => e.id === 'files');
-    expect(files?.tools).toContain('files/file_op_19');
+    expect(files?.tools).toEqual(expect.arrayContaining(['files/file_op_18', 'files/file_op_19']));
     expect((files?.tools.length ?? 0) + (files?.groups.length ?? 0)).toBeLessThanOrEqual(7);
+  });
+
+  it('by default the group of a tool called by name waits for the next change of the view', () => {
+    const [v0] = run([{ userText: 'hello', calls: [] }]);
+    const v1 = nextToolView(catalogue, v0, { calls: [{ name: 'dns_lookup' }, { name: 'audit_log' }] }, o);
+    expect(advertisedPaths(v1)).toEqual([]); // nothing changed: the cached prefix stays
+    expect(v1.pending).toEqual(['net/dns/dns_lookup', 'security/audit/audit_log']);
+    expect(v1.changedAt).toBe(v0?.changedAt);
+    expect(resolveToolCall(catalogue, v1, { name: 'dns_lookup' }, o)).toMatchObject({ kind: 'opened' }); // still runs by name
+    const v2 = nextToolView(catalogue, v1, openCall({ open: 'misc0' }), o);
+    expect(v2.entries.map((e) => e.id)).toEqual(['net/dns', 'security/audit', 'misc0']);
+    expect(advertisedPaths(v2)).toEqual(expect.arrayContaining(['net/dns/dns_lookup', 'security/audit/audit_log']));
+    expect(v2.pending).toEqual([]);
+  });
+
+  it('autoOpenGroups opens the groups of the best matches up front, and later only with another change', () => {
+    const three = { ...o, autoOpenGroups: 3 };
+    const [v0] = run([{ userText: 'scan a host, audit its log, then a dns lookup', calls: [] }], three);
+    expect(v0?.entries.map((e) => e.id).sort()).toEqual(['net/dns', 'security/audit', 'security/scan']);
+    const later = nextToolView(catalogue, v0, { userText: 'now read the file notes.txt', calls: [] }, three);
+    expect(later.entries).toEqual(v0?.entries.map((e) => e)); // a later request alone changes nothing
+    const withOpen = nextToolView(catalogue, v0, { userText: 'now read the file notes.txt', calls: [{ name: OPEN_TOOLS, input: { open: 'misc1' } }] }, three);
+    expect(advertisedPaths(withOpen)).toContain('files/read_file');
   });
 
   it('navigation results say what the next commit advertises', () => {

@@ -12,7 +12,8 @@ import { wordsOf } from './words.js';
  *   The view changes at the next commit.
  * - `advertised`: a catalogue tool the commit advertised; run it.
  * - `opened`: a catalogue tool the commit did not advertise, called by its exact name; run it in this round all
- *   the same. Its group is opened at the next commit; `note` says so, for the logs or the result.
+ *   the same. Its group opens at the next commit (with `deferCalledGroups`, at the next change of the view); `note`
+ *   says so, for the logs or the result.
  * - `unknown`: no tool has this name in the catalogue (it may be one of the backend's own tools); `output` is a
  *   result to send back when it is not.
  */
@@ -23,7 +24,7 @@ export type ToolCallResolution =
   | { readonly kind: 'unknown'; readonly name: string; readonly output: string };
 
 const oneLine = (text: string | undefined): string => {
-  const t = (text ?? '').replace(/\s+/g, ' ').trim();
+  const t = (text ?? '').replace(/\s+/g, ' ').trim().replace(/\.$/, '');
   return t.length > 100 ? `${t.slice(0, 99)}…` : t;
 };
 
@@ -55,7 +56,7 @@ export function resolveToolCall(
   }
   if (view !== undefined && advertisedPaths(view).includes(tool.path)) return { kind: 'advertised', tool };
   const group = parentGroup(tool.path);
-  return { kind: 'opened', tool, group, note: `${toolName(tool.path)} was not advertised; it ran, and its group ${group === '' ? '(top level)' : group} is open from the next call.` };
+  return { kind: 'opened', tool, group, note: `${toolName(tool.path)} was not advertised; it ran, and its group ${group === '' ? '(top level)' : group} opens with the next change of the tool view; until then call it by name.` };
 }
 
 function navigate(catalogue: ToolCatalogue, view: ToolView | undefined, input: unknown, o: ResolvedToolViewOptions): ToolCallResolution {

@@ -89,17 +89,28 @@ export class ToolCatalogue {
     return this.#groups.size - 1;
   }
 
-  /** How well a tool matches `words`: 3 per word in its name, 2 in its group path, 1 in its description. */
+  /**
+   * How well a tool matches `words`: 3 per word in its name, 2 in its group path, 1 in its description, and 2 more
+   * when every word of its name is among them (`file` ranks the tool `file` above `get_file`).
+   */
   score(path: string, words: readonly string[]): number {
     const w = this.#words.get(path);
     if (w === undefined) return 0;
     let s = 0;
-    for (const word of words) s += w.name.has(word) ? 3 : w.path.has(word) ? 2 : w.text.has(word) ? 1 : 0;
-    return s;
+    let named = 0;
+    for (const word of words) {
+      if (w.name.has(word)) named += 1;
+      s += w.name.has(word) ? 3 : w.path.has(word) ? 2 : w.text.has(word) ? 1 : 0;
+    }
+    return named > 0 && named === w.name.size ? s + 2 : s;
   }
 
-  /** The tools best matching `words`, at most `limit`, best first (ties in path order); tools scoring 0 are left out. */
-  search(words: readonly string[], limit: number): string[] {
+  /**
+   * The tools best matching `query`, at most `limit`, best first (ties in path order); tools scoring 0 are left out.
+   * A string query is split into words first (camelCase and snake_case split, lower-cased, stop words dropped).
+   */
+  search(query: string | readonly string[], limit: number): string[] {
+    const words = typeof query === 'string' ? wordsOf(query) : query;
     if (words.length === 0 || limit <= 0) return [];
     const scored: { path: string; s: number }[] = [];
     for (const t of this.tools) {

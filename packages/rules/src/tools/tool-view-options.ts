@@ -11,13 +11,25 @@ export interface ToolViewOptions {
    * after which the catalogue is searched automatically with the request's words and the hits advertised. @defaultValue 4
    */
   readonly searchAfterRounds?: number;
-  /** On a new user message, open up front the group of the tool its words match best (unless it is advertised). @defaultValue true */
+  /**
+   * Open up front the group of the tool the first request's words match best (unless it is advertised); on a later
+   * user message, only together with a change the round makes anyway. @defaultValue true
+   */
   readonly autoOpen?: boolean;
+  /** How many groups `autoOpen` opens: those of the best-matching tools, best first. @defaultValue 1 */
+  readonly autoOpenGroups?: number;
   /**
    * A group the model closes stays advertised until the view changes anyway (an open or a search), so that a close
    * alone never breaks the provider's cached prefix; `false` removes it at the next commit. @defaultValue true
    */
   readonly deferClose?: boolean;
+  /**
+   * The group of a catalogue tool called by name while not advertised joins the view at its next change (an open, a
+   * search, an automatic open) instead of changing the view by itself: the tool keeps working by name meanwhile, and a
+   * change of the tools re-bills the whole cached request after them. `false` opens it at the next commit.
+   * @defaultValue true
+   */
+  readonly deferCalledGroups?: boolean;
 }
 
 /** {@link ToolViewOptions} with every default filled in. */
@@ -26,7 +38,9 @@ export interface ResolvedToolViewOptions {
   readonly maxOpenGroups: number;
   readonly searchAfterRounds: number;
   readonly autoOpen: boolean;
+  readonly autoOpenGroups: number;
   readonly deferClose: boolean;
+  readonly deferCalledGroups: boolean;
 }
 
 const count = (name: string, value: unknown, fallback: number): number => {
@@ -49,6 +63,8 @@ export function resolveToolViewOptions(options: ToolViewOptions = {}): ResolvedT
     maxOpenGroups: count('maxOpenGroups', options.maxOpenGroups, 4),
     searchAfterRounds: count('searchAfterRounds', options.searchAfterRounds, 4),
     autoOpen: flag('autoOpen', options.autoOpen, true),
+    autoOpenGroups: count('autoOpenGroups', options.autoOpenGroups, 1),
     deferClose: flag('deferClose', options.deferClose, true),
+    deferCalledGroups: flag('deferCalledGroups', options.deferCalledGroups, true),
   };
 }

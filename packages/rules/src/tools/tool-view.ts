@@ -35,6 +35,8 @@ export interface ToolView {
   readonly words: readonly string[];
   /** The round the advertised tools last changed. */
   readonly changedAt: number;
+  /** Tools called by name while not advertised whose groups wait for the next change of the view (`deferCalledGroups`). */
+  readonly pending: readonly string[];
 }
 
 /** The tool calls and user text of one round (the nodes a commit adds), as the view reads them. */
@@ -48,7 +50,8 @@ export interface ToolRound {
 interface Open {
   readonly kind: 'group' | 'search';
   readonly id: string;
-  readonly force?: string;
+  /** Tools that must be among the shown branches (called by name). */
+  readonly force: readonly string[];
 }
 
 /** Tool paths advertised by a view, in order, without repeats (`open_tools` not included). */
@@ -64,17 +67,17 @@ function entryFor(catalogue: ToolCatalogue, open: Open, words: readonly string[]
     return { kind: 'search', id: open.id, tools: all.slice(0, o.maxBranches), groups: [], hidden: Math.max(0, all.length - o.maxBranches), usedAt: round, closing: false };
   }
   const b = catalogue.branches(open.id, words, o.maxBranches);
-  let { tools, groups } = b;
-  let hidden = b.hidden;
-  if (open.force !== undefined && !tools.includes(open.force)) {
-    // the called tool must be advertised: it takes the place of the last branch shown
-    if (tools.length + groups.length >= o.maxBranches) {
-      if (groups.length > 0) groups = groups.slice(0, -1);
-      else tools = tools.slice(0, -1);
-    } else hidden -= 1;
-    tools = [...tools, open.force].sort();
+  const total = b.tools.length + b.groups.length + b.hidden;
+  const forced = open.force.slice(0, o.maxBranches);
+  // the called tools must be advertised: they take the places of the last branches shown
+  let groups = b.groups;
+  let tools = b.tools.filter((t) => !forced.includes(t));
+  while (tools.length + groups.length + forced.length > o.maxBranches) {
+    if (groups.length > 0) groups = groups.slice(0, -1);
+    else tools = tools.slice(0, -1);
   }
-  return { kind: 'group', id: open.id, tools, groups, hidden, usedAt: round, closing: false };
+  tools = [...tools, ...forced].sort();
+  return { kind: 'group', id: open.id, tools, groups, hidden: total - tools.length - groups.length, usedAt: round, closing: false };
 }
 
 /** Entries still valid for `catalogue` (a changed catalogue drops removed groups and tools). */
@@ -92,7 +95,8 @@ function stillValid(catalogue: ToolCatalogue, entries: readonly ToolViewEntry[])
 /**
  * The view of the next commit: the previous view (none for the first) changed by one round of the conversation.
  * Pure and deterministic. In order: `open_tools` calls open, close or search; a call to a catalogue tool that is not
- * advertised opens its group with that tool in it (the call already ran: see `resolveToolCall`); a new user message
+ * advertised opens its group with that tool in it (the call already ran: see `resolveToolCall`) — with
+ * `deferCalledGroups`, at the next change of the view; a new user message
  * opens up front the group of the tool its words match best (`autoOpen`); after `searchAfterRounds` navigation rounds
  * without a useful call the catalogue is searched with the request's words. Opened groups are appended after those
  * already open (the advertised order stays a stable prefix); past `maxOpenGroups` the least recently used closes.
@@ -121,6 +125,8 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
   const opens: Open[] = [];
   const closes: string[] = [];
   const navWords: string[] = [];
+  const called: string[] = (prev?.pending ?? []).filter((p) => catalogue.byPath(p) !== undefined);
+  for (const p of called) advertised.add(p);
   let useful = false;
   let nav = false;
   for (const call of round.calls) {
@@ -131,12 +137,12 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
       if (req.close !== undefined) closes.push(req.close);
       if (req.open !== undefined) {
         navWords.push(...wordsOf(req.open));
-        if (catalogue.group(req.open) !== undefined) opens.push({ kind: 'group', id: req.open });
+        if (catalogue.group(req.open) !== undefined) opens.push({ kind: 'group', id: req.open, force: [] });
       }
       if (req.search !== undefined) {
         const q = wordsOf(req.search);
         navWords.push(...q);
-        if (q.length > 0) opens.push({ kind: 'search', id: q.join(' ') });
+        if (q.length > 0) opens.push({ kind: 'search', id: q.join(' '), force: [] });
       }
       continue;
     }
@@ -146,7 +152,7 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
     if (advertised.has(tool.path)) {
       entries = entries.map((e) => (e.tools.includes(tool.path) ? { ...e, usedAt: r, closing: false } : e));
     } else {
-      opens.push({ kind: 'group', id: parentGroup(tool.path), force: tool.path });
+      called.push(tool.path);
       advertised.add(tool.path);
     }
   }
@@ -154,16 +160,27 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
     navRounds = 0;
     offered = false;
   } else if (nav) navRounds += 1;
-  if (options.autoOpen && round.userText !== undefined) {
-    const best = catalogue.search(words, 1)[0];
-    if (best !== undefined && !advertised.has(best)) opens.push({ kind: 'group', id: parentGroup(best), force: best });
+  if (options.autoOpen && round.userText !== undefined && (prev === undefined || opens.length > 0)) {
+    // up front on the first request; on a later one only with a change the round makes anyway (a change of the
+    // tools re-bills everything after them)
+    const groups = new Map<string, string>();
+    for (const hit of catalogue.search(words, Number.MAX_SAFE_INTEGER)) {
+      if (groups.size >= options.autoOpenGroups) break;
+      if (!groups.has(parentGroup(hit))) groups.set(parentGroup(hit), hit);
+    }
+    for (const [group, best] of groups) if (!advertised.has(best)) opens.push({ kind: 'group', id: group, force: [best] });
   }
   if (navRounds >= options.searchAfterRounds && !offered) {
     const q = [...new Set([...words, ...navWords])];
-    if (q.length > 0) opens.push({ kind: 'search', id: q.join(' ') });
+    if (q.length > 0) opens.push({ kind: 'search', id: q.join(' '), force: [] });
     offered = true;
     forced = true;
   }
+  const changing = opens.length > 0 || forced;
+  let pending: string[] = [];
+  if (changing || !options.deferCalledGroups) {
+    opens.unshift(...called.map((p): Open => ({ kind: 'group', id: parentGroup(p), force: [p] })));
+  } else pending = [...new Set(called)];
   const closeNow = !options.deferClose || opens.length > 0 || forced;
   if (closes.length > 0) {
     const shut = new Set(closes);
@@ -171,10 +188,17 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
     entries = closeNow ? entries.filter((e) => !match(e)) : entries.map((e) => (match(e) ? { ...e, closing: true } : e));
   }
   if (closeNow) entries = entries.filter((e) => !e.closing);
+  const merged: Open[] = [];
   for (const open of opens) {
+    const same = merged.findIndex((m) => m.kind === open.kind && m.id === open.id);
+    const m = merged[same];
+    if (m === undefined) merged.push(open);
+    else merged[same] = { ...m, force: [...new Set([...m.force, ...open.force])] };
+  }
+  for (const open of merged) {
     const at = entries.findIndex((e) => e.kind === open.kind && e.id === open.id);
     const current = entries[at];
-    if (current !== undefined && (open.force === undefined || current.tools.includes(open.force))) {
+    if (current !== undefined && open.force.every((f) => current.tools.includes(f))) {
       entries[at] = { ...current, usedAt: r, closing: false };
       continue;
     }
@@ -191,7 +215,7 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
     for (const g of groups) if (g.usedAt < lru.usedAt) lru = g;
     entries = entries.filter((e) => e !== lru);
   }
-  const next: ToolView = { round: r, entries, navRounds, offered, words, changedAt: prev?.changedAt ?? r };
+  const next: ToolView = { round: r, entries, navRounds, offered, words, changedAt: prev?.changedAt ?? r, pending };
   const changed = prev === undefined || sameAdvertised(catalogue, prev, next, options) === false;
   return changed ? { ...next, changedAt: r } : next;
 }
