@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueTool } from '@ctxgit/rules';
 import { OPEN_TOOLS, ToolCatalogueError } from '@ctxgit/rules';
-import { listTree, openRepo, readCommitObject, readPath, readRef } from '../src/index.js';
+import { listTree, openRepo, readCommitObject, readPath, readRef, verifyRepo } from '../src/index.js';
 import type { Repo, Session } from '../src/index.js';
 import { FS_KINDS, git, snapshot, stepClock } from './helpers.js';
 
@@ -47,6 +47,8 @@ for (const kind of FS_KINDS) {
       const c2 = await s.commit();
       expect(c2.tools?.catalogue).toBe(c1.tools?.catalogue); // the catalogue tree is shared
       expect(c2.tools?.advertised).toEqual(c1.tools?.advertised); // nothing asked for a change
+      const report = await verifyRepo(repo);
+      expect(report.issues).toEqual([]);
       if (kind.name === 'disk') {
         expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
         expect(git(gitdir, 'show', `${c2.id}:tools/catalogue/security/scan/port_scan.json`)).toContain('"path":"security/scan/port_scan"');
