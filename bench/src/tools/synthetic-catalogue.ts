@@ -1,14 +1,11 @@
 import type { CatalogueTool, JsonSchema } from '@ctxgit/rules';
 
-/** A small deterministic PRNG (mulberry32). */
+/** A deterministic PRNG: a 31-bit linear congruential generator (the constants of C's `rand`), enough to vary shapes. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
+  let x = seed >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    x = (Math.imul(x, 1103515245) + 12345) >>> 1;
+    return x / 2147483648;
   };
 }
 
