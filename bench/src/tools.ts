@@ -36,8 +36,8 @@ export interface ToolsContender {
   readonly toolTokensMedian: number;
   readonly toolTokensMean: number;
   readonly toolTokensP95: number;
-  /** Calls whose tool declarations differ from the previous call's (a prefix break). */
-  readonly toolChanges: number;
+  /** Calls whose tool declarations differ from the previous call's (a prefix break), per price model (Anthropic also declares the tools the history used). */
+  readonly toolChanges: Readonly<Record<string, number>>;
   /** Extra model calls spent navigating (view: one per search round). */
   readonly navigationCalls: number;
   /** Share of needed tools advertised on the call that used them. */
@@ -68,7 +68,7 @@ export interface ToolsBenchResult {
 
 interface Tally {
   tokens: number[];
-  changes: number;
+  changes: Record<string, number>;
   nav: number;
   advertised: number;
   reachable: number;
@@ -78,7 +78,7 @@ interface Tally {
   parts: { declarations: number; rebilledHistory: number; navigation: number };
 }
 
-const tally = (): Tally => ({ tokens: [], changes: 0, nav: 0, advertised: 0, reachable: 0, reachableStrict: 0, toolCost: {}, requestCost: {}, parts: { declarations: 0, rebilledHistory: 0, navigation: 0 } });
+const tally = (): Tally => ({ tokens: [], changes: {}, nav: 0, advertised: 0, reachable: 0, reachableStrict: 0, toolCost: {}, requestCost: {}, parts: { declarations: 0, rebilledHistory: 0, navigation: 0 } });
 
 /** Tokens of tool declarations in an OpenAI Chat request: each tool counted once, plus the list's 12. */
 class ToolTokens {
@@ -156,7 +156,7 @@ export async function runToolsBench(opts: { readonly quick?: boolean; readonly c
     x.reachableStrict += strict ? 1 : 0;
   };
   for (const tr of transcripts) {
-    const prev: Partial<Record<Name, { key: string; input: number }>> = {};
+    const prev: Record<string, { key: string; input: number } | undefined> = {};
     const views = {
       view: { o, view: undefined as ToolView | undefined, round: { calls: [] } as { userText?: string; calls: { name: string; input?: unknown }[] } },
       view3: { o: o3, view: undefined as ToolView | undefined, round: { calls: [] } as { userText?: string; calls: { name: string; input?: unknown }[] } },
@@ -209,17 +209,22 @@ export async function runToolsBench(opts: { readonly quick?: boolean; readonly c
           const tokens = k === 'full' ? fullTokens : count.of(declared[k]);
           x.tokens.push(tokens);
           const key = k === 'full' ? 'full' : declared[k].map((d) => `${d.name}:${d.description ?? ''}`).join('|');
-          const before = prev[k];
-          const same = before !== undefined && before.key === key;
-          if (before !== undefined && !same) x.changes += 1;
-          const cached = same ? before.input : 0;
+          // Anthropic also declares every tool the history used that the request does not (render adds a stub
+          // for each, after the others): a first call by name changes its tools too
+          const names = new Set(declared[k].map((d) => d.name));
+          const stubs = k === 'full' ? '' : [...known].filter((name) => !names.has(name)).join(',');
           x.nav += nav[k];
           for (const p of PRICINGS) {
+            const pk = p.mode === 'breakpoints' ? `${key}#${stubs}` : key;
+            const before = prev[`${k}/${p.id}`];
+            const same = before !== undefined && before.key === pk;
+            if (before !== undefined && !same) x.changes[p.id] = (x.changes[p.id] ?? 0) + 1;
+            const cached = same ? before.input : 0;
             // a navigation round is one more call on the same prefix: read at the cache price, plus its own call and result (~60 tokens)
             const extra = nav[k] * ((tokens + history) * p.readMultiplier + 60 * p.writeMultiplier);
             bill(x, p, tokens, history, cached, extra);
+            prev[`${k}/${p.id}`] = { key: pk, input: tokens + history };
           }
-          prev[k] = { key, input: tokens + history };
         }
       }
       if (n.role === 'user') {
@@ -243,7 +248,7 @@ export async function runToolsBench(opts: { readonly quick?: boolean; readonly c
       toolTokensMedian: median(x.tokens),
       toolTokensMean: Math.round(x.tokens.reduce((a, b) => a + b, 0) / Math.max(1, x.tokens.length)),
       toolTokensP95: p95(x.tokens),
-      toolChanges: x.changes,
+      toolChanges: Object.fromEntries(PRICINGS.map((p) => [p.id, x.changes[p.id] ?? 0])),
       navigationCalls: x.nav,
       advertisedShare: round4(x.advertised / Math.max(1, needed)),
       reachableShare: round4(x.reachable / Math.max(1, needed)),
@@ -272,7 +277,7 @@ export async function runToolsBench(opts: { readonly quick?: boolean; readonly c
       'a call = one assistant node of a corpus session; its needed tools = the catalogue tools its tool nodes call; no ctxgit folding of the history (the same history for all three)',
       `topK = the ${TOP_K} best word matches of the latest user message; view = nextToolView with the defaults (7 branches, 4 open groups, search after 4 rounds, autoOpen of 1 group, deferClose, deferCalledGroups); view3 = the same with autoOpenGroups 3`,
       'reachable: advertised, or called by a name seen earlier in the session (runs in the same round), or in the top 7 of one search round; the simulated model searches with the words of the tool name (reachableShare) or with its own text only (reachableShareAssistantWords)',
-      'cost: billed in base-input units under each price model; a call whose tools equal the previous call\'s reads the previous request from the cache, any change re-bills the whole request at the write price (tools come first); tool cost = the tools plus the history re-billed because they changed, plus navigation calls',
+      'cost: billed in base-input units under each price model; a call whose tools equal the previous call\'s reads the previous request from the cache, any change re-bills the whole request at the write price (tools come first); for Anthropic the tools include a stub for every tool the history used that is not advertised, as render declares them; tool cost = the tools plus the history re-billed because they changed, plus navigation calls',
     ],
   };
 }
