@@ -82,6 +82,9 @@ describe('the advertised view', () => {
     const files = v2.entries.find((e) => e.id === 'files');
     expect(files?.tools).toEqual(expect.arrayContaining(['files/file_op_18', 'files/file_op_19']));
     expect((files?.tools.length ?? 0) + (files?.groups.length ?? 0)).toBeLessThanOrEqual(7);
+    // calling a third hidden one keeps the group's tools: the new one takes the place of the last
+    const v3 = nextToolView(catalogue, v2, { calls: [{ name: 'file_op_17' }] }, eager);
+    expect(v3.entries.find((e) => e.id === 'files')?.tools).toEqual(expect.arrayContaining(['files/file_op_17', 'files/file_op_18', 'files/file_op_19']));
   });
 
   it('by default the group of a tool called by name waits for the next change of the view', () => {

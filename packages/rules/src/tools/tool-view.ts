@@ -20,6 +20,8 @@ export interface ToolViewEntry {
   readonly usedAt: number;
   /** Closed by the model, still advertised until the view next changes (`deferClose`). */
   readonly closing: boolean;
+  /** Tools of the group shown because the model called them by name, newest first: they keep their places. */
+  readonly called: readonly string[];
 }
 
 /** The navigable view of a catalogue that one commit advertises; stored with the commit. */
@@ -50,8 +52,10 @@ export interface ToolRound {
 interface Open {
   readonly kind: 'group' | 'search';
   readonly id: string;
-  /** Tools that must be among the shown branches (called by name). */
+  /** Tools that must be among the shown branches (called by name), most important first. */
   readonly force: readonly string[];
+  /** Of those, the ones the model called. */
+  readonly called: readonly string[];
 }
 
 /** Tool paths advertised by a view, in order, without repeats (`open_tools` not included). */
@@ -64,7 +68,7 @@ export function advertisedPaths(view: Pick<ToolView, 'entries'>): string[] {
 function entryFor(catalogue: ToolCatalogue, open: Open, words: readonly string[], round: number, o: ResolvedToolViewOptions): ToolViewEntry {
   if (open.kind === 'search') {
     const all = catalogue.search(open.id.split(' '), Number.MAX_SAFE_INTEGER);
-    return { kind: 'search', id: open.id, tools: all.slice(0, o.maxBranches), groups: [], hidden: Math.max(0, all.length - o.maxBranches), usedAt: round, closing: false };
+    return { kind: 'search', id: open.id, tools: all.slice(0, o.maxBranches), groups: [], hidden: Math.max(0, all.length - o.maxBranches), usedAt: round, closing: false, called: [] };
   }
   const b = catalogue.branches(open.id, words, o.maxBranches);
   const total = b.tools.length + b.groups.length + b.hidden;
@@ -77,7 +81,8 @@ function entryFor(catalogue: ToolCatalogue, open: Open, words: readonly string[]
     else tools = tools.slice(0, -1);
   }
   tools = [...tools, ...forced].sort();
-  return { kind: 'group', id: open.id, tools, groups, hidden: total - tools.length - groups.length, usedAt: round, closing: false };
+  const called = open.called.filter((t) => tools.includes(t));
+  return { kind: 'group', id: open.id, tools, groups, hidden: total - tools.length - groups.length, usedAt: round, closing: false, called };
 }
 
 /** Entries still valid for `catalogue` (a changed catalogue drops removed groups and tools). */
@@ -117,7 +122,7 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
   const r = (prev?.round ?? 0) + 1;
   const before = prev?.entries ?? [];
   let entries = stillValid(catalogue, before);
-  let forced = entries.length !== before.length || entries.some((e, i) => e !== before[i]);
+  let mustChange = entries.length !== before.length || entries.some((e, i) => e !== before[i]); // the catalogue changed
   const words = round.userText === undefined ? (prev?.words ?? []) : wordsOf(round.userText);
   let navRounds = prev?.navRounds ?? 0;
   let offered = prev?.offered ?? false;
@@ -137,12 +142,12 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
       if (req.close !== undefined) closes.push(req.close);
       if (req.open !== undefined) {
         navWords.push(...wordsOf(req.open));
-        if (catalogue.group(req.open) !== undefined) opens.push({ kind: 'group', id: req.open, force: [] });
+        if (catalogue.group(req.open) !== undefined) opens.push({ kind: 'group', id: req.open, force: [], called: [] });
       }
       if (req.search !== undefined) {
         const q = wordsOf(req.search);
         navWords.push(...q);
-        if (q.length > 0) opens.push({ kind: 'search', id: q.join(' '), force: [] });
+        if (q.length > 0) opens.push({ kind: 'search', id: q.join(' '), force: [], called: [] });
       }
       continue;
     }
@@ -168,20 +173,20 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
       if (groups.size >= options.autoOpenGroups) break;
       if (!groups.has(parentGroup(hit))) groups.set(parentGroup(hit), hit);
     }
-    for (const [group, best] of groups) if (!advertised.has(best)) opens.push({ kind: 'group', id: group, force: [best] });
+    for (const [group, best] of groups) if (!advertised.has(best)) opens.push({ kind: 'group', id: group, force: [best], called: [] });
   }
   if (navRounds >= options.searchAfterRounds && !offered) {
     const q = [...new Set([...words, ...navWords])];
-    if (q.length > 0) opens.push({ kind: 'search', id: q.join(' '), force: [] });
+    if (q.length > 0) opens.push({ kind: 'search', id: q.join(' '), force: [], called: [] });
     offered = true;
-    forced = true;
+    mustChange = true;
   }
-  const changing = opens.length > 0 || forced;
+  const changing = opens.length > 0 || mustChange;
   let pending: string[] = [];
   if (changing || !options.deferCalledGroups) {
-    opens.unshift(...called.map((p): Open => ({ kind: 'group', id: parentGroup(p), force: [p] })));
+    opens.unshift(...called.map((p): Open => ({ kind: 'group', id: parentGroup(p), force: [p], called: [p] })));
   } else pending = [...new Set(called)];
-  const closeNow = !options.deferClose || opens.length > 0 || forced;
+  const closeNow = !options.deferClose || opens.length > 0 || mustChange;
   if (closes.length > 0) {
     const shut = new Set(closes);
     const match = (e: ToolViewEntry): boolean => shut.has(e.id) || (e.kind === 'search' && shut.has('search'));
@@ -193,7 +198,7 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
     const same = merged.findIndex((m) => m.kind === open.kind && m.id === open.id);
     const m = merged[same];
     if (m === undefined) merged.push(open);
-    else merged[same] = { ...m, force: [...new Set([...m.force, ...open.force])] };
+    else merged[same] = { ...m, force: [...new Set([...m.force, ...open.force])], called: [...new Set([...m.called, ...open.called])] };
   }
   for (const open of merged) {
     const at = entries.findIndex((e) => e.kind === open.kind && e.id === open.id);
@@ -202,10 +207,15 @@ export function nextToolView(catalogue: ToolCatalogue, prev: ToolView | undefine
       entries[at] = { ...current, usedAt: r, closing: false };
       continue;
     }
-    const entry = entryFor(catalogue, open, words, r, options);
+    // a group shown again keeps the tools it showed: the newly called ones, then the ones called before, then the rest
+    const again: Open =
+      current === undefined
+        ? open
+        : { ...open, force: [...new Set([...open.force, ...current.called, ...current.tools])], called: [...new Set([...open.called, ...current.called])] };
+    const entry = entryFor(catalogue, again, words, r, options);
     if (open.kind === 'search') entries = entries.filter((e) => e.kind !== 'search');
-    const again = entries.findIndex((e) => e.kind === open.kind && e.id === open.id);
-    if (again >= 0) entries[again] = entry;
+    const place = entries.findIndex((e) => e.kind === open.kind && e.id === open.id);
+    if (place >= 0) entries[place] = entry;
     else entries.push(entry);
   }
   for (;;) {
