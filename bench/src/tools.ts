@@ -62,7 +62,8 @@ export interface ToolsBenchResult {
   readonly calls: number;
   readonly neededTools: number;
   readonly contenders: readonly ToolsContender[];
-  readonly target: { readonly toolCostOverFull: number; readonly reachableShare: number; readonly met: boolean };
+  /** The issue's target for the default view: `met` with the name-word search, `metWithAssistantWords` with the stricter one. */
+  readonly target: { readonly toolCostOverFull: number; readonly reachableShare: number; readonly met: boolean; readonly metWithAssistantWords: boolean };
   readonly notes: readonly string[];
 }
 
@@ -271,7 +272,7 @@ export async function runToolsBench(opts: { readonly quick?: boolean; readonly c
     calls,
     neededTools: needed,
     contenders,
-    target: { toolCostOverFull: 0.1, reachableShare: 0.98, met: worstCost <= 0.1 && v.reachableShare >= 0.98 },
+    target: { toolCostOverFull: 0.1, reachableShare: 0.98, met: worstCost <= 0.1 && v.reachableShare >= 0.98, metWithAssistantWords: worstCost <= 0.1 && v.reachableShareAssistantWords >= 0.98 },
     notes: [
       `catalogue: ${tools.length} tools from bench/src/tools/synthetic-catalogue.ts (seed 22), the ${corpusNames.size} tool names the corpus calls placed among them by the words of their names`,
       'a call = one assistant node of a corpus session; its needed tools = the catalogue tools its tool nodes call; no ctxgit folding of the history (the same history for all three)',
