@@ -1,4 +1,5 @@
 import type { ContextItem } from '@ctxgit/rules';
+import type { CommitTools } from './tools/commit-tools.js';
 
 /** What the rules did on one turn; the commit message is written from it. */
 export interface CommitSummary {
@@ -28,4 +29,6 @@ export interface ContextCommit {
   readonly summary: CommitSummary;
   /** Milliseconds since the epoch, from the injected clock. */
   readonly createdAt: number;
+  /** The tools this commit advertises, when its session has a tool catalogue (see `Session.setTools`); `render` emits them. */
+  readonly tools?: CommitTools;
 }

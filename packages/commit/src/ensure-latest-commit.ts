@@ -21,6 +21,7 @@ import { carryStates, countStates } from './layout/state-counts.js';
 import type { PinRecord } from './pins/pin-record.js';
 import { pinRecordOf } from './pins/pin-record.js';
 import { runTurnPipeline } from './turn-pipeline.js';
+import { nextCommitTools } from './tools/next-commit-tools.js';
 
 /** The nearest index entry for `node`: the session's own, else the one of the session that appended the node. */
 async function lookupIndex(core: RepoCore, session: string, node: Node): Promise<{ oid: string; own: boolean } | undefined> {
@@ -124,7 +125,8 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
   const changed = base === null ? undefined : (result.changedPositions ?? inPlaceChanges(base.commit.items, result.items));
   const counts = base !== null && changed !== undefined ? carryStates(base.counts, base.commit.items, result.items, changed) : countStates(result.items);
   const message = commitMessage({ ...meta, counts, merged, notes });
-  const stored = await writeStoredCommit(core.git, { base, items: result.items, changed, counts, origins, meta, parents, message });
+  const tools = await nextCommitTools(core.git, s.name, s, base?.commit, inputs);
+  const stored = await writeStoredCommit(core.git, { base, items: result.items, changed, counts, origins, meta, parents, message, ...(tools === undefined ? {} : { tools }) });
   remember(core, stored);
   const indexBefore = hit !== undefined && hit.own && chain.length === 0 ? hit.oid : null;
   await swapRef(core, s.name, headRef, indexBefore, stored.commit.id);

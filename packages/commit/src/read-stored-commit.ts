@@ -13,6 +13,7 @@ import { StoredEntries } from './stored-entries.js';
 import { ChunkedList } from './layout/chunked-list.js';
 import { countStates } from './layout/state-counts.js';
 import { pointerIds } from './stored-commit.js';
+import { readCommitTools } from './tools/commit-tools.js';
 
 const OID = /^[0-9a-f]{40}$/;
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -52,6 +53,7 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
     ChunkedList.from(origins),
   );
   if (items.length !== meta.itemCount) throw new UnknownCommitError(oid, `meta.json counts ${meta.itemCount} items, the tree holds ${items.length}`);
+  const tools = await readCommitTools(ctx, oid, raw.tree);
   const commit: ContextCommit = {
     id: oid,
     session: meta.session,
@@ -64,6 +66,7 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
     items,
     summary: meta.summary,
     createdAt: meta.createdAt,
+    ...(tools === undefined ? {} : { tools }),
   };
   return { commit, meta, tree: raw.tree, entries, counts: countStates(items), pointers: pointerIds(items) };
 }

@@ -1,7 +1,8 @@
 import type { Clock } from '@ctxgit/dag';
 import { createSession as createDagSession, forkSession as forkDagSession, writeTranscript } from '@ctxgit/dag';
 import type { Transcript } from '@ctxgit/dag';
-import { defaultRules, pipelineVersion } from '@ctxgit/rules';
+import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOptions } from '@ctxgit/rules';
+import type { ToolCatalogue } from '@ctxgit/rules';
 import type { TokenizerEncoding } from '@ctxgit/tokenize';
 import { loadTokenizer } from '@ctxgit/tokenize';
 import { dagWrite } from './conflict.js';
@@ -25,6 +26,9 @@ import type { GitNodeStore } from './store/git-node-store.js';
 import { swapRef } from './swap-ref.js';
 import { checkSummarizer } from './summarizer/check-summarizer.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
+import { CatalogueCache } from './tools/catalogue-cache.js';
+import { storeCatalogue } from './tools/store-catalogue.js';
+import { readToolsTree, toolsRef } from './tools/tools-ref.js';
 
 /**
  * An open ctxgit repository: many sessions, their DAG and their ContextCommits, in one bare git repository.
@@ -42,6 +46,7 @@ export class Repo {
   readonly #clock: Clock;
   readonly #host: SessionHost;
   readonly #summarizer: SessionSummarizer | undefined;
+  readonly #catalogues = new CatalogueCache();
 
   /** @internal */
   constructor(core: RepoCore, clock: Clock, summarizer?: SessionSummarizer) {
@@ -71,7 +76,7 @@ export class Repo {
    * @param name - a valid git ref component (no `/`, `..`, control characters, …)
    * @param opts - model, sizes and behaviour; see {@link CreateSessionOptions}
    * @returns the session
-   * @throws `InvalidNameError`, {@link SessionNameTakenError}, {@link UnknownModelError} (unknown model without `window`), {@link InvalidOptionError}; nothing is written then
+   * @throws `InvalidNameError`, {@link SessionNameTakenError}, {@link UnknownModelError} (unknown model without `window`), {@link InvalidOptionError}, `ToolCatalogueError` of `@ctxgit/rules` (a bad `tools` catalogue); nothing is written then
    * @example
    * ```ts
    * const s = await repo.createSession('chat-42', { model: 'anthropic:claude-sonnet-4-5', clock: () => 1_700_000_000_000 });
@@ -82,6 +87,7 @@ export class Repo {
     if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
     const config = this.#config(name, opts, opts.clock ?? this.#clock);
     const settings = await this.#settings(config, opts);
+    const tools = opts.tools === undefined ? undefined : createToolCatalogue(opts.tools);
     if ((await this.#core.store.getSession(name)) !== undefined) {
       // a DAG session without a config (written by @ctxgit/dag directly, or a crash between the two writes) is adopted
       if ((await readRef(this.#core.git, configRef(name))) !== null) throw new SessionNameTakenError(name);
@@ -89,6 +95,7 @@ export class Repo {
       await dagWrite(name, 'createSession', () => createDagSession(this.#core.store, name));
     }
     await this.#writeConfig(config);
+    await this.#writeTools(name, tools, config.createdAt);
     return new Session(this.#host, settings);
   }
 
@@ -113,9 +120,11 @@ export class Repo {
     const clock = opts.clock ?? this.#clock;
     const config = this.#config(name, opts, clock);
     const settings = await this.#settings(config, opts);
+    const tools = opts.tools === undefined ? undefined : createToolCatalogue(opts.tools);
     if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
     await dagWrite(name, 'importSession', () => writeTranscript(this.#core.store, name, transcript, { clock, ...(opts.ids === undefined ? {} : { ids: opts.ids }) }));
     await this.#writeConfig(config);
+    await this.#writeTools(name, tools, config.createdAt);
     return new Session(this.#host, settings);
   }
 
@@ -213,7 +222,13 @@ export class Repo {
       ...(opts.ids === undefined ? {} : { ids: opts.ids }),
       ...(summarizer === undefined ? {} : { summarizer }),
       ...(share === undefined ? {} : { maxPinnedShare: share }),
+      toolView: resolveToolViewOptions(opts.toolView),
+      catalogues: this.#catalogues,
     };
+  }
+
+  async #writeTools(name: string, tools: ToolCatalogue | undefined, now: number): Promise<void> {
+    if (tools !== undefined) await storeCatalogue(this.#core, name, tools, now, this.#catalogues);
   }
 
   async #writeConfig(config: SessionConfig): Promise<void> {
@@ -244,6 +259,8 @@ export class Repo {
     const config: SessionConfig = { ...(await readSessionConfig(this.#core.git, source)), session: name, createdAt: from.clock() };
     await dagWrite(name, 'fork', () => forkDagSession(this.#core.store, from.name, name, { at: point }));
     await this.#writeConfig(config);
+    const tools = await readToolsTree(this.#core.git, from.name);
+    if (tools !== undefined) await swapRef(this.#core, name, toolsRef(name), null, tools.commit); // the fork starts with the same catalogue
     return new Session(this.#host, { ...from, name });
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
-import type { BandOptions, Rule } from '@ctxgit/rules';
+import type { BandOptions, CatalogueTool, Rule, ToolViewOptions } from '@ctxgit/rules';
 import type { ModelTable } from '@ctxgit/tokenize';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 
@@ -19,6 +19,8 @@ export interface SessionOptions {
   readonly summarizer?: SessionSummarizer;
   /** Share of the history budget that pinned items may hold together ({@link Session.pin} refuses more). @defaultValue 0.25 */
   readonly maxPinnedShare?: number;
+  /** How the tool catalogue is viewed: branches per level, open groups, the search offer. @defaultValue see `ToolViewOptions` (7, 4, 4) */
+  readonly toolView?: ToolViewOptions;
 }
 
 /** Options of {@link Repo.createSession}; `model`, `window`, `budget` and `outputReserve` are stored with the session. */
@@ -31,4 +33,6 @@ export interface CreateSessionOptions extends SessionOptions {
   readonly budget?: number;
   /** Tokens kept free for the reply when deriving the budget. @defaultValue min(model's max output, window / 4) */
   readonly outputReserve?: number;
+  /** The session's tool catalogue, stored with it (see `Session.setTools`). @defaultValue none: commits advertise no tools */
+  readonly tools?: readonly CatalogueTool[];
 }

@@ -2,9 +2,10 @@ import type { Clock, IdGenerator } from '@ctxgit/dag';
 import type { BandOptions, Rule } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
+import type { ToolSettings } from './tools/next-commit-tools.js';
 
 /** Everything a session's operations need, resolved once when it is created or opened. */
-export interface SessionSettings {
+export interface SessionSettings extends ToolSettings {
   readonly name: string;
   /** `"provider:model"`. */
   readonly model: string;

@@ -1,5 +1,7 @@
 import type { Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
 import { appendAttach, appendNode, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
+import type { CatalogueTool, ToolCallResolution, ToolCatalogue } from '@ctxgit/rules';
+import { createToolCatalogue, resolveToolCall } from '@ctxgit/rules';
 import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
 import { createOccupancyState, occupancy, recordUsage } from '@ctxgit/tokenize';
 import { appendNew } from './append-new.js';
@@ -25,6 +27,8 @@ import { runFoldTool } from './fold-tools/run-fold-tool.js';
 import type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js';
 import { PIN_METADATA, pinRecordInput } from './pins/pin-record.js';
 import { pinCapTokens, pinnedTokens } from './pins/pinned-mass.js';
+import { storeCatalogue } from './tools/store-catalogue.js';
+import { readToolsTree } from './tools/tools-ref.js';
 
 /** Metadata keys only attach(), merge(), pin() and unpin() may write: the engine acts on nodes carrying them. */
 const RESERVED_METADATA: readonly string[] = ['attach', 'merge', PIN_METADATA];
@@ -77,6 +81,20 @@ export interface PinResult {
   readonly pinnedTokens: number;
   /** The cap: `maxPinnedShare` of the history budget. */
   readonly capTokens: number;
+}
+
+/** One tool call of the model, for {@link Session.resolveToolCall}. */
+export interface ToolCall {
+  /** The tool name the model called. */
+  readonly name: string;
+  /** Its arguments: an object, or the JSON text the provider sent. */
+  readonly input?: unknown;
+}
+
+/** Options of {@link Session.resolveToolCall}. */
+export interface ResolveToolCallOptions {
+  /** The commit the model was called with. @defaultValue the session's latest commit */
+  readonly commit?: string;
 }
 
 /** Provider-reported usage for {@link Session.recordUsage}; tokens. `head` defaults to the session's latest commit id. */
@@ -513,6 +531,66 @@ export class Session {
     if (pinned && before + item.tokens > capTokens) throw new PinCapError(key, item.tokens, before, capTokens);
     const record = await dagWrite(this.name, wanted, () => appendNode(this.#host.core.store, this.name, pinRecordInput(key, pinned), this.#dag()));
     return { record, itemTokens: item.tokens, pinnedTokens: pinned ? before + item.tokens : before - item.tokens, capTokens };
+  }
+
+  /**
+   * Sets the session's tool catalogue: validated, then stored in git as a tree of groups with one blob per tool (the
+   * session's `tools` ref; unchanged tools keep their blobs). From the next commit on, each commit advertises a
+   * bounded, navigable view of it plus the navigation tool `open_tools`, and `render` emits exactly those. The view of
+   * existing commits never changes.
+   *
+   * @param tools - the tools, e.g. `{ path: 'security/scan/port_scan', description, parameters }`; `[]` removes the catalogue from the next commit on
+   * @returns the validated catalogue
+   * @throws `ToolCatalogueError` of `@ctxgit/rules` naming the faulty tool (duplicate name, invalid JSON Schema, a name a provider refuses); nothing is written then. {@link CommitConflictError} when another writer set the tools first
+   * @example
+   * ```ts
+   * await s.setTools([{ path: 'files/read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }]);
+   * (await s.commit()).tools?.advertised.map((t) => t.name); // ['read_file', 'open_tools'] once a request mentions files
+   * ```
+   */
+  async setTools(tools: readonly CatalogueTool[]): Promise<ToolCatalogue> {
+    const catalogue = createToolCatalogue(tools);
+    await storeCatalogue(this.#host.core, this.name, catalogue, this.#settings.clock(), this.#settings.catalogues);
+    return catalogue;
+  }
+
+  /**
+   * The session's tool catalogue, or undefined when it has none.
+   *
+   * @returns the catalogue (tools in path order)
+   * @example
+   * ```ts
+   * (await s.tools())?.byName('port_scan')?.path; // 'security/scan/port_scan'
+   * ```
+   */
+  async tools(): Promise<ToolCatalogue | undefined> {
+    const ref = await readToolsTree(this.#host.core.git, this.name);
+    return ref === undefined ? undefined : this.#settings.catalogues.get(this.#host.core.git, ref.tree);
+  }
+
+  /**
+   * Says what to do with one tool call the model made with a commit: an `open_tools` call gets its result text (the
+   * view changes at the next commit); an advertised tool runs; a catalogue tool that was not advertised, called by its
+   * exact name, runs too, in the same round, and its group opens at the next commit (`kind: 'opened'`); any other name
+   * is `unknown`. Append the call's tool node as usual: the next commit reads the view's changes from it.
+   *
+   * @param call - the tool name and arguments
+   * @param opts - see {@link ResolveToolCallOptions}
+   * @returns the resolution; see `ToolCallResolution` of `@ctxgit/rules`
+   * @example
+   * ```ts
+   * const r = await s.resolveToolCall({ name: 'open_tools', input: { open: 'security/scan' } });
+   * if (r.kind === 'navigation') await s.append({ role: 'tool', name: 'open_tools', input: { open: 'security/scan' }, output: r.output, caller: a.id });
+   * ```
+   */
+  async resolveToolCall(call: ToolCall, opts: ResolveToolCallOptions = {}): Promise<ToolCallResolution> {
+    if (typeof call !== 'object' || call === null || typeof call.name !== 'string') throw new InvalidOptionError('call', call, '{ name, input? }');
+    const core = this.#host.core;
+    const id = opts.commit ?? (await readRef(core.git, contextRef(this.name)));
+    const commit = id === null ? undefined : (await loadCommit(core, id)).commit;
+    const catalogue =
+      commit?.tools !== undefined ? await this.#settings.catalogues.get(core.git, commit.tools.catalogue) : ((await this.tools()) ?? createToolCatalogue([]));
+    return resolveToolCall(catalogue, commit?.tools?.view, call, this.#settings.toolView);
   }
 
   #dag(): { clock: () => number; ids?: (session: string, seq: number) => string } {

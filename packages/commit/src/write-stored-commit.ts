@@ -17,6 +17,7 @@ import type { StateCounts } from './layout/state-counts.js';
 import { orderKeyBetween } from './layout/order-key.js';
 import { ChunkedList } from './layout/chunked-list.js';
 import { inBatches } from './git/internal/in-batches.js';
+import { dropTools, toolsEdits, type CommitTools } from './tools/commit-tools.js';
 
 
 /** The base's pointers plus those of `items` at `at` (every position when undefined); shares the base's set when nothing was attached. */
@@ -50,6 +51,8 @@ export interface CommitWrite {
   readonly meta: CommitMeta;
   readonly parents: readonly string[];
   readonly message: string;
+  /** The tools the commit advertises, stored under `tools/`. @defaultValue none (and a base's `tools/` is removed) */
+  readonly tools?: CommitTools;
 }
 
 interface Pending {
@@ -155,6 +158,8 @@ export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promis
   const { orderKeys, oids, origins } = layout.lists(written);
   const metaOid = await writeBlob(ctx, `${canonicalJson(w.meta)}\n`);
   edits.push({ path: [META_FILE], oid: metaOid, type: 'blob' });
+  if (w.tools !== undefined) edits.push(...(await toolsEdits(ctx, w.tools)));
+  else if (w.base?.commit.tools !== undefined) edits.push(dropTools);
   const tree = await updateTree(ctx, w.base?.tree ?? null, edits);
   const seconds = Math.floor(w.meta.createdAt / 1000);
   const identity = { ...AUTHOR, timestamp: seconds, timezoneOffset: 0 };
@@ -171,6 +176,7 @@ export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promis
     items: w.items,
     summary: w.meta.summary,
     createdAt: w.meta.createdAt,
+    ...(w.tools === undefined ? {} : { tools: w.tools }),
   };
   const entries =
     base !== null && changed !== undefined

@@ -33,7 +33,8 @@ export interface RenderOptions<P extends ProviderName = ProviderName> {
    */
   readonly allowAssistantLast?: boolean;
   /**
-   * Tools declared in the request, in this order. Anthropic also requires every tool used in the history to
+   * Tools declared in the request, in this order, after those the commit advertises (a commit of a session with a
+   * tool catalogue carries its own; a tool named here and there is declared once, as the commit has it). Anthropic also requires every tool used in the history to
    * be declared: names used but not listed here are declared after these with an empty object schema.
    * @defaultValue []
    */

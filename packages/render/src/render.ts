@@ -4,7 +4,7 @@ import { minCacheableTokens } from './min-cacheable-tokens.js';
 import { checkItems } from './check-items.js';
 import type { Provider, RenderOutputs } from './provider.js';
 import { providers } from './providers.js';
-import type { ProviderName, ProviderOptions, RenderOptions } from './render-options.js';
+import type { ProviderName, ProviderOptions, RenderOptions, ToolDefinition } from './render-options.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -32,7 +32,15 @@ function resolve(commit: ContextCommit, options: RenderOptions): ProviderOptions
   const model = colon === -1 ? commit.model : commit.model.slice(colon + 1);
   const minimum = options.minCacheableTokens ?? minCacheableTokens(model);
   if (!Number.isSafeInteger(minimum) || minimum < 0) fail('minCacheableTokens', minimum, 'a non-negative integer');
-  return { model, maxTokens, systemRole, cache, minCacheableTokens: minimum, allowAssistantLast, tools };
+  return { model, maxTokens, systemRole, cache, minCacheableTokens: minimum, allowAssistantLast, tools: withAdvertised(commit, tools) };
+}
+
+/** The tools a commit advertises (its catalogue view, `open_tools` last), then those of the options it does not name. */
+function withAdvertised(commit: ContextCommit, tools: readonly ToolDefinition[]): readonly ToolDefinition[] {
+  const advertised = commit.tools?.advertised;
+  if (advertised === undefined || advertised.length === 0) return tools;
+  const named = new Set(advertised.map((t) => t.name));
+  return [...advertised, ...tools.filter((t) => !named.has(t.name))];
 }
 
 /**
@@ -45,7 +53,8 @@ function resolve(commit: ContextCommit, options: RenderOptions): ProviderOptions
  * assistant item join its message; otherwise an assistant turn holding only the calls is written); any other
  * tool item is user text; runs of items with the same `attachedFrom` are text between attach markers; text
  * imitating a marker is escaped ({@link escapeMarkers}). The model name is `commit.model` without its
- * `provider:` prefix.
+ * `provider:` prefix. Tools: those the commit advertises (`commit.tools`, a bounded view of the session's catalogue
+ * with `open_tools` last), exactly, in their order, then `options.tools` whose names they do not use.
  *
  * @param commit - The commit to render.
  * @param options - The provider and its options; see {@link RenderOptions} for defaults.

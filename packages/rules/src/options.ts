@@ -33,6 +33,12 @@ export interface RulesOptions {
   readonly chainShare?: number;
   /** Superseded tool results age even inside the tail window. @defaultValue true */
   readonly ageSuperseded?: boolean;
+  /**
+   * Tools whose results are read once: they age (reason `short_lived`) as soon as a later assistant item exists,
+   * inside the tail window and on the critical chain too (not when pinned, locked or a protected tool). Replaces the
+   * default. @defaultValue ['open_tools'] (the navigation tool of the tool catalogue)
+   */
+  readonly shortLivedTools?: readonly string[];
 }
 
 /** Options with every default filled in. */
@@ -50,4 +56,5 @@ export interface ResolvedRulesOptions {
   readonly graphProtection: boolean;
   readonly chainShare: number;
   readonly ageSuperseded: boolean;
+  readonly shortLivedTools: ReadonlySet<string>;
 }

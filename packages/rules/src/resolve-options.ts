@@ -1,4 +1,5 @@
 import { RulesInputError } from './errors.js';
+import { OPEN_TOOLS } from './tools/tool-catalogue.js';
 import { DEFAULT_PROTECTED_TOOLS, type ResolvedRulesOptions, type RulesOptions } from './options.js';
 
 const count = (name: string, value: number | undefined, fallback: number, min: number): number => {
@@ -18,7 +19,7 @@ export function resolveRulesOptions(options: RulesOptions = {}): ResolvedRulesOp
     throw new RulesInputError('option capHeadChars/capTailChars', `head + tail + 80 (marker) must not exceed capChars (${capChars})`);
   }
   const tools = [...DEFAULT_PROTECTED_TOOLS, ...(options.protectedTools ?? [])];
-  for (const t of tools) if (typeof t !== 'string' || t === '') throw new RulesInputError('option protectedTools', 'names must be non-empty strings');
+  for (const t of [...tools, ...(options.shortLivedTools ?? [])]) if (typeof t !== 'string' || t === '') throw new RulesInputError('option protectedTools', 'names must be non-empty strings');
   return {
     tailTurns: count('tailTurns', options.tailTurns, 3, 0),
     stubChars: count('stubChars', options.stubChars, 80, 0),
@@ -33,5 +34,6 @@ export function resolveRulesOptions(options: RulesOptions = {}): ResolvedRulesOp
     graphProtection: options.graphProtection ?? true,
     chainShare,
     ageSuperseded: options.ageSuperseded ?? true,
+    shortLivedTools: new Set((options.shortLivedTools ?? [OPEN_TOOLS]).map((t) => t.toLowerCase())),
   };
 }

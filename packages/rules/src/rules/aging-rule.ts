@@ -1,7 +1,7 @@
 import type { ContextItem } from '../item.js';
 import { factsOf } from '../list-facts.js';
 import { changesSince, editedFrom, type Changes } from '../list-lineage.js';
-import type { RulesOptions } from '../options.js';
+import type { ResolvedRulesOptions, RulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
@@ -19,6 +19,19 @@ interface Examined {
 }
 
 const MAX_WALK = 16;
+
+/** Position of the last assistant item, or -1. */
+function lastAssistant(items: readonly ContextItem[]): number {
+  for (let i = items.length - 1; i >= 0; i--) if ((items[i] as ContextItem).role === 'assistant') return i;
+  return -1;
+}
+
+/** A result of a short-lived tool (navigation) that no pin, anchor or protected name keeps. */
+function isShortLived(it: ContextItem, o: ResolvedRulesOptions): boolean {
+  const block = it.blocks.find((b) => b.type === 'tool_call' || b.type === 'tool_result');
+  const name = block?.type === 'tool_call' || block?.type === 'tool_result' ? block.name.toLowerCase() : undefined;
+  return name !== undefined && o.shortLivedTools.has(name) && !o.protectedTools.has(name) && it.pinned !== true && it.isAnchor !== true;
+}
 
 /** The nearest list (from `items` back through recorded edits) this rule examined, and what changed since. */
 function priorOf(items: readonly ContextItem[], examined: WeakMap<readonly ContextItem[], Examined>): { seen: Examined; changes: Changes } | undefined {
@@ -58,7 +71,9 @@ function toVisit(candidates: readonly number[], tail: number, prior: { seen: Exa
  * turns) becomes `aged` with reason `tail_window`: its result turns into the one-line stub
  * `[tool <name>] output: <first stubChars=80 chars>… (<N> chars)` (kept as is when not shorter) and its call keeps the arguments cut to
  * `callArgsChars` (200). A result superseded by a later identical call or a later operation on the same
- * file ages even inside the tail (reason `superseded`, when `ageSuperseded`). Protected tools, pinned,
+ * file ages even inside the tail (reason `superseded`, when `ageSuperseded`). A result of a short-lived tool
+ * (`shortLivedTools`, by default the catalogue's `open_tools`) ages as soon as an assistant item follows it (reason
+ * `short_lived`), whatever the tail and the critical chain say. Protected tools, pinned,
  * anchor, locked items and the tool results of the critical chain never age. Runs only when the
  * cache epoch is open.
  *
@@ -85,11 +100,13 @@ export function agingRule(options: RulesOptions = {}): Rule {
       const visit = toVisit(candidates, tail, prior, prot);
       let out: ContextItem[] | undefined;
       const changed: number[] = [];
+      const lastA = lastAssistant(items);
       for (const i of visit) {
         const it = items[i] as ContextItem;
         if (it.role !== 'tool' || it.state !== 'full' || it.locked) continue;
-        if (prot.protects(it)) continue;
-        const reason = i < tail ? 'tail_window' : o.ageSuperseded && prot.superseded(it.key) ? 'superseded' : undefined;
+        const shortLived = i < lastA && isShortLived(it, o);
+        if (!shortLived && prot.protects(it)) continue;
+        const reason = shortLived ? 'short_lived' : i < tail ? 'tail_window' : o.ageSuperseded && prot.superseded(it.key) ? 'superseded' : undefined;
         if (reason === undefined) continue;
         out ??= items.slice();
         out[i] = { ...it, state: 'aged', reason, blocks: agedBlocks(it.blocks, it.outputChars, o) };

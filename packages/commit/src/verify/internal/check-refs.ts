@@ -48,12 +48,13 @@ export async function checkRefs(v: Verifier, dag: DagModel, dagRef: string): Pro
     const rest = ref.startsWith(SESSIONS_PREFIX) ? ref.slice(SESSIONS_PREFIX.length).split('/') : [];
     const session = rest[0] ?? '';
     const kind = rest.slice(1);
-    const known = rest.length > 0 && ((kind.length === 1 && ['context', 'merged', 'config'].includes(kind[0] as string)) || (kind.length === 3 && kind[0] === 'nodes'));
+    const known = rest.length > 0 && ((kind.length === 1 && ['context', 'merged', 'config', 'tools'].includes(kind[0] as string)) || (kind.length === 3 && kind[0] === 'nodes'));
     if (!known) {
       report(v, 'E_VERIFY_UNKNOWN_REF', ref, 'not a ref ctxgit writes', 'warning');
       continue;
     }
     if (!dag.sessions.has(session)) report(v, 'E_VERIFY_REF_MISMATCH', ref, `session ${JSON.stringify(session)} has no record in the DAG`);
+    if (kind[0] === 'tools') continue; // the session's tool catalogue: a commit of a plain tree of tool blobs
     if (kind[0] === 'config') {
       const entry = await entryOf(v, oid, commit.tree, 'session.json');
       const bytes = entry === undefined ? undefined : await guard(v, `${oid}:session.json`, 'unreadable blob', () => readBlob(v.git, entry.oid));
