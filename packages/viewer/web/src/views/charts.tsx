@@ -4,8 +4,8 @@ import { apiPath, sessionPath, useJson } from '../api.js';
 import { int, short, usd } from '../format.js';
 import { Status } from './status.js';
 
-const W = 720;
-const H = 220;
+const W = 960;
+const H = 240;
 const PAD = { l: 56, r: 12, t: 12, b: 28 };
 
 const x = (i: number, n: number): number => PAD.l + (n <= 1 ? 0 : (i / (n - 1)) * (W - PAD.l - PAD.r));
@@ -44,7 +44,9 @@ export function Charts({ session, version }: { readonly session: string; readonl
   const line = (pick: (p: (typeof points)[number]) => number): string => points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i, n).toFixed(1)},${y(pick(p), maxTok).toFixed(1)}`).join(' ');
   const fed = points.reduce((s, p) => s + p.fed, 0);
   const full = points.reduce((s, p) => s + p.full, 0);
-  const bw = Math.max(1, (W - PAD.l - PAD.r) / n - 1);
+  const step = (W - PAD.l - PAD.r) / n;
+  const bw = Math.max(1, step * 0.8);
+  const band = (i: number): number => PAD.l + step * i + (step - bw) / 2;
   const maxCost = Math.max(...points.map((p) => p.costFull ?? 0));
   return (
     <div class="charts">
@@ -76,8 +78,8 @@ export function Charts({ session, version }: { readonly session: string; readonl
               <Axis max={maxCost} n={n} fmt={(v) => usd(v)} />
               {points.map((p, i) => (
                 <g key={p.id}>
-                  <rect class="bar-full" x={x(i, n) - bw / 2} width={bw} y={y(p.costFull ?? 0, maxCost)} height={H - PAD.b - y(p.costFull ?? 0, maxCost)} />
-                  <rect class="bar-fed" x={x(i, n) - bw / 2} width={bw} y={y(p.costFed ?? 0, maxCost)} height={H - PAD.b - y(p.costFed ?? 0, maxCost)} />
+                  <rect class="bar-full" x={band(i)} width={bw} y={y(p.costFull ?? 0, maxCost)} height={H - PAD.b - y(p.costFull ?? 0, maxCost)} />
+                  <rect class="bar-fed" x={band(i)} width={bw} y={y(p.costFed ?? 0, maxCost)} height={H - PAD.b - y(p.costFed ?? 0, maxCost)} />
                 </g>
               ))}
             </svg>

@@ -65,7 +65,7 @@ function lay(win: DagWindow): Laid {
   }
   for (const n of win.nodes) {
     const [w, h] = SIZE[n.role];
-    add({ id: n.id, kind: n.role, width: w, height: h, title: n.role === 'tool' ? `tool ${n.name ?? ''}` : n.role, text: n.preview, node: n });
+    add({ id: n.id, kind: n.role, width: w, height: h, title: n.role, text: n.preview, node: n });
     if (prev !== undefined) g.setEdge(prev, n.id, { kind: 'next' });
     // other siblings: drawn beside the node, each a branch one can switch to
     n.siblings.ids.forEach((sid, i) => {
@@ -75,7 +75,7 @@ function lay(win: DagWindow): Laid {
       g.setEdge(prev, gid, { kind: 'sibling' });
     });
     for (const c of n.calls) {
-      add({ id: c.id, kind: 'tool', width: SIZE.tool[0], height: SIZE.tool[1], title: `tool ${c.name ?? ''}`, text: c.input ?? c.preview, node: c });
+      add({ id: c.id, kind: 'tool', width: SIZE.tool[0], height: SIZE.tool[1], title: 'tool', text: c.input ?? c.preview, node: c });
       g.setEdge(n.id, c.id, { kind: 'call' });
     }
     for (const f of n.forks) {
