@@ -11,7 +11,8 @@ const allowed: Record<string, readonly string[]> = {
   rules: ['dag', 'tokenize'],
   commit: ['dag', 'rules', 'tokenize'],
   render: ['commit', 'rules', 'tokenize', 'dag'],
-  cli: ['dag', 'tokenize', 'rules', 'commit', 'render'],
+  viewer: ['dag', 'tokenize', 'rules', 'commit', 'render'],
+  cli: ['dag', 'tokenize', 'rules', 'commit', 'render', 'viewer'],
 };
 
 const filesUnder = (dir: string): string[] =>
