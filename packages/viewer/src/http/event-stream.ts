@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { SECURITY_HEADERS } from './headers.js';
 
-/** What {@link EventStream.publish} sends: a turn landed in a session. */
+/** What `Viewer.publish` sends to the open pages: a turn landed in a session. */
 export interface TurnEvent {
   readonly session: string;
   /** The commit the turn wrote, when known. */
