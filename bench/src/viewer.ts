@@ -71,15 +71,10 @@ async function build(repo: Repo, name: string, calls: number): Promise<{ session
   for (let i = 0; i <= last; i++) {
     const e = chain.entries[i] as TranscriptEntry;
     if (callAt.has(i)) await s.commit();
-    const caller = e.caller === undefined ? undefined : ids.get(e.caller);
-    const node = await s.append({
-      role: e.role,
-      output: e.output,
-      ...(e.name === undefined ? {} : { name: e.name }),
-      ...(e.input === undefined ? {} : { input: e.input }),
-      ...(caller === undefined ? {} : { caller }),
-      ...(e.metadata === undefined ? {} : { metadata: e.metadata }),
-    });
+    // the entry's own fields; its predecessor is the head (entries are in order), its caller the node appended for it
+    const { predecessor: _after, caller: callerIndex, createdAt: _at, ...input } = e;
+    const caller = callerIndex === undefined ? undefined : ids.get(callerIndex);
+    const node = await s.append(caller === undefined ? input : { ...input, caller });
     ids.set(i, node.id);
   }
   return { session: s, nodes: last + 1 };

@@ -1,5 +1,7 @@
 // The JSON documents of the viewer's HTTP API. Shared by the server (src/api) and the front-end (web/src), which
 // imports these types only: nothing here runs.
+import type { CommitSummary, ItemChange } from '@ctxgit/commit';
+import type { Occupancy } from '@ctxgit/tokenize';
 
 /** One row of `GET /api/sessions`. */
 export interface SessionRow {
@@ -25,13 +27,7 @@ export interface SessionList {
 }
 
 /** The occupancy record, exactly as `Session.occupancy()` returns it. */
-export interface OccupancyRecord {
-  readonly window: number;
-  readonly total_used: number;
-  readonly basis: 'measured' | 'estimated';
-  readonly estimated: number;
-  readonly calibration?: number;
-}
+export type OccupancyRecord = Occupancy;
 
 /** `GET /api/sessions/:name/occupancy`. */
 export interface OccupancyView {
@@ -152,7 +148,7 @@ export interface CommitView {
   readonly window: number;
   readonly totalTokens: number;
   readonly createdAt: number;
-  readonly summary: { readonly added: number; readonly aged: number; readonly cleared: number; readonly folded: number; readonly firstChangedIndex: number };
+  readonly summary: CommitSummary;
   /** Items per state, summarized ones included. */
   readonly states: { readonly [state: string]: number };
   /** The live items (what the model sees), in order; summarized items are reached by expanding their summary. */
@@ -172,15 +168,7 @@ export interface DiffView {
   readonly a: string | null;
   readonly b: string;
   readonly tokens: readonly [number, number];
-  readonly changes: readonly {
-    readonly key: string;
-    readonly role: string;
-    readonly from: string | null;
-    readonly to: string | null;
-    readonly tokensFrom: number | null;
-    readonly tokensTo: number | null;
-    readonly reason: string;
-  }[];
+  readonly changes: readonly ItemChange[];
   /** The first item that differs from the parent: where the cached prefix breaks. */
   readonly firstChangedIndex: number;
   readonly firstChangedKey: string | null;

@@ -58,7 +58,9 @@ describe('the viewer in Chromium', () => {
     await page.goto(`${srv.url}/#/`);
     await page.getByTestId('session-link').first().waitFor(WAIT);
     expect(await page.getByTestId('session-link').allTextContents()).toEqual(['eps', 'eps-alt', 'simple']);
+    await page.setViewportSize({ width: 1360, height: 340 });
     await shoot(page, 'sessions');
+    await page.setViewportSize({ width: 1360, height: 900 });
     await page.getByTestId('session-search').fill('alt');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=session-link]').length === 1, undefined, WAIT);
     expect(await page.getByTestId('session-link').allTextContents()).toEqual(['eps-alt']);
