@@ -22,10 +22,13 @@ const TOPIC_TITLES: Readonly<Record<string, string>> = {
   render: 'Render',
   tokenize: 'Token counting',
   dag: 'DAG appends and branch views',
+  viewer: 'Web viewer in Chromium: first paint and opening a commit, 10,000 calls against 100',
 };
 
 /** What each speed topic measures and how to read its fields (the field docs of its result type, in short). */
 const TOPIC_NOTES: Readonly<Record<string, string>> = {
+  viewer:
+    'The viewer of `@ctxgit/viewer` over sessions of 100 and 10,000 model calls (the chained corpus, a commit before every call, a 32,000-token window) on memfs, served on loopback and opened in Debian\'s Chromium through playwright-core, each run in a fresh browser context, sizes alternating. `sessionPage`: navigation until the timeline rows and the occupancy ring are painted; `firstContentfulPaint`: the browser\'s own; `dag`: the DAG tab until its window of 40 nodes is drawn; `openCommit`: a click on the newest commit until its items are painted. `ratioLargestOver100` ≈ 1: the pages do not grow with the session (the API pages the timeline and windows the DAG).',
   dag: 'One `appendNode` and one `branchView` of HEAD on in-memory (`MemoryNodeStore`) sessions of 100, 1,000 and 10,000 nodes, medians and p95 after warm-up. `append10kOver100` ≈ 1: an append does not grow with the nodes before it. `viewPerDepth…` divides a branch view by the depth of HEAD\'s chain (≈ 1: a view costs its depth, not the session). The `…Min…` figures use the fastest run, less sensitive to other load on the machine.',
   tokenize:
     'Counting every corpus text with `@ctxgit/tokenize`, js-tiktoken\'s own encoder, gpt-tokenizer and the tiktoken WASM package, for `o200k_base` and `cl100k_base`. Cold: a fresh process that imports the library, loads the ranks and counts the corpus once (median of `runs.cold`). Warm: MB/s of one pass over the corpus after a warm-up pass (median of `runs.warm`; `warmP95MBps` is the slowest passes). `countsEqual`: every contender gave the WASM package\'s count for every text, and the same totals cold and warm. `spaces20kMs`: one run of 20,000 spaces, a single long BPE piece (skipped for js-tiktoken, which takes over 30 s). `memo`: the cost of a hit in `createMemoTokenizer` (texts up to 1,024 code units are keyed by themselves, longer ones by SHA-1). `warmRatioVsOurs` > 1 is faster than ours.',

@@ -1,4 +1,4 @@
-// Starts the chat backend: `node --conditions=@ctxgit/source --import tsx examples/chat-backend/src/main.ts`.
+// Starts the chat backend (the web viewer at http://127.0.0.1:PORT/): `node --conditions=@ctxgit/source --import tsx examples/chat-backend/src/main.ts`.
 // Environment: CTXGIT_PROVIDER (openai-chat | anthropic, default openai-chat), OPENAI_API_KEY or ANTHROPIC_API_KEY,
 // optional OPENAI_BASE_URL / ANTHROPIC_BASE_URL, CTXGIT_MODEL, CTXGIT_REPO (default ./.ctxgit-chat), PORT (default 3000).
 import { openRepo } from '@ctxgit/commit';

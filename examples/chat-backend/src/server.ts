@@ -4,8 +4,9 @@
 import type { ContextCommit, Repo, Session } from '@ctxgit/commit';
 import type { Node } from '@ctxgit/dag';
 import { render } from '@ctxgit/render';
+import { createViewer } from '@ctxgit/viewer';
 import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponse, HttpError } from './http-error.js';
 import type { ModelClient } from './model-client.js';
 
@@ -85,8 +86,13 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     return { commit, reply: node, usage: reply.usage };
   };
 
+  // The web viewer at `/` (read-only), over the same Session objects, so its occupancy ring shows the measured usage;
+  // every turn is pushed to the open pages as a server-sent event.
+  const viewer = createViewer({ repo, openSession: (name) => session(name) });
+
   const turn = async (s: Session): Promise<object> => {
     const { commit, reply, usage } = await answer(s);
+    viewer.publish({ session: s.name, commit: commit.id });
     const siblings = await s.siblings(reply.id);
     return {
       reply: { id: reply.id, content: reply.output, siblings: { index: siblings.index, total: siblings.total } },
@@ -119,6 +125,15 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       id = last;
     }
   };
+
+  const mount = (req: FastifyRequest, reply: FastifyReply): void => {
+    reply.hijack();
+    viewer.handler(req.raw, reply.raw);
+  };
+  app.get('/', mount);
+  app.get('/assets/*', mount);
+  app.all('/api/*', mount); // the viewer refuses every method but GET and HEAD: read-only
+  app.addHook('preClose', async () => viewer.close());
 
   app.setErrorHandler((err, _req, reply) => {
     const { status, body } = errorResponse(err);

@@ -57,6 +57,11 @@ export interface ForkSessionOptions {
 export interface LogOptions {
   /** At most this many entries. @defaultValue all */
   readonly limit?: number;
+  /**
+   * Start at this commit (included) instead of the session's latest one: the next page of a paged log starts at
+   * the first parent of the previous page's last entry. @defaultValue the session's latest commit
+   */
+  readonly start?: string;
 }
 
 /** Options of {@link Session.expand}. */
@@ -353,16 +358,20 @@ export class Session {
    *
    * @param opts - see {@link LogOptions}
    * @returns the entries, without items
+   * @throws {@link UnknownCommitError} when `opts.start` (or a commit on its chain) is not a ContextCommit; `ObjectNotFoundError` when it names no object
    * @example
    * ```ts
    * const titles = (await s.log()).map((e) => e.message.split('\n')[0]); // newest first
+   * const page = await s.log({ limit: 100 });
+   * const next = page.at(-1)?.parentIds[0]; // start of the next page, if any
+   * const older = next === undefined ? [] : await s.log({ start: next, limit: 100 });
    * ```
    */
   async log(opts: LogOptions = {}): Promise<LogEntry[]> {
     const core = this.#host.core;
     const limit = opts.limit ?? Infinity;
     const out: LogEntry[] = [];
-    let oid = await readRef(core.git, contextRef(this.name));
+    let oid = opts.start ?? (await readRef(core.git, contextRef(this.name)));
     while (oid !== null && out.length < limit) {
       const raw = await readCommitObject(core.git, oid);
       const metaOid = await readPath(core.git, raw.tree, [META_FILE]);

@@ -9,6 +9,7 @@ import { importCommand } from './import.js';
 import { logCommand } from './log.js';
 import { mergeCommand } from './merge.js';
 import { renderCommand } from './render.js';
+import { serveCommand } from './serve.js';
 import { sessionsCommand } from './sessions.js';
 import { showCommand } from './show.js';
 import { statsCommand } from './stats.js';
@@ -29,4 +30,5 @@ export const COMMANDS: readonly ((io: CliIo) => Command)[] = [
   mergeCommand,
   expandCommand,
   verifyCommand,
+  serveCommand,
 ];

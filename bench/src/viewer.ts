@@ -1,0 +1,205 @@
+/**
+ * Web viewer benchmark: the viewer of `@ctxgit/viewer` over sessions of 100 and 10,000 model calls (the chained
+ * corpus, a commit before every call, a 32,000-token window so that the rules fold), served on a loopback port and
+ * opened in Debian's Chromium (playwright-core). Timed from the navigation to the moment the view is painted with its
+ * data: the session page (timeline rows and occupancy ring), the DAG window, and a commit opened from the timeline
+ * (its items). Sizes alternate run by run, each run in a fresh browser context; medians, p95 and the ratio of the
+ * largest session to the 100-call one (≈ 1: the pages do not grow with the session). Also the browser's own
+ * first-contentful-paint. Quick mode: 1,000 calls instead of 10,000, fewer runs.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/viewer.ts [--quick]`
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { openRepo } from '@ctxgit/commit';
+import type { Repo, Session } from '@ctxgit/commit';
+import type { TranscriptEntry } from '@ctxgit/dag';
+import { createViewer } from '@ctxgit/viewer';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../packages/viewer/test/browser.js';
+import { ensureBundle } from '../../packages/viewer/test/fixture.js';
+import { chainCorpus } from './commit.js';
+import { median, p95 } from './stats.js';
+
+/** Figures of one session size; times in milliseconds. */
+export interface ViewerBenchRow {
+  /** Model calls (= ContextCommits) of the session. */
+  readonly calls: number;
+  /** Nodes of the session. */
+  readonly nodes: number;
+  /** Items of the latest commit (summarized ones included). */
+  readonly items: number;
+  readonly runs: number;
+  /** Navigation to the session page until its timeline rows and occupancy ring are painted. */
+  readonly sessionPageMedianMs: number;
+  readonly sessionPageP95Ms: number;
+  /** The browser's first-contentful-paint of that navigation. */
+  readonly firstContentfulPaintMedianMs: number;
+  /** Click on the DAG tab until the window of nodes is drawn. */
+  readonly dagMedianMs: number;
+  readonly dagP95Ms: number;
+  /** Click on the newest commit of the timeline until its items are painted. */
+  readonly openCommitMedianMs: number;
+  readonly openCommitP95Ms: number;
+  /** Building the session (untimed setup). */
+  readonly setupMs: number;
+}
+
+/** Result of {@link runViewerBench}. */
+export interface ViewerBenchResult {
+  readonly quick: boolean;
+  readonly rows: readonly ViewerBenchRow[];
+  /** Medians at the largest session over the 100-call one: session page, first contentful paint, DAG, open a commit. */
+  readonly ratioLargestOver100: { readonly sessionPage: number; readonly firstContentfulPaint: number; readonly dag: number; readonly openCommit: number };
+  readonly notes: readonly string[];
+}
+
+const WINDOW = 32_000;
+const WAIT = { timeout: 300_000 };
+
+/** A session of `calls` model calls with a commit before each, built through the public API on memfs. */
+async function build(repo: Repo, name: string, calls: number): Promise<{ session: Session; nodes: number }> {
+  const chain = await chainCorpus(calls);
+  let t = 1_700_000_000_000;
+  const clock = (): number => (t += 1000);
+  const s = await repo.createSession(name, { model: 'openai:gpt-4o', window: WINDOW, clock });
+  const ids = new Map<number, string>();
+  const callAt = new Set(chain.calls.slice(0, calls));
+  const last = chain.calls[calls - 1] as number;
+  for (let i = 0; i <= last; i++) {
+    const e = chain.entries[i] as TranscriptEntry;
+    if (callAt.has(i)) await s.commit();
+    // the entry's own fields; its predecessor is the head (entries are in order), its caller the node appended for it
+    const { predecessor: _after, caller: callerIndex, createdAt: _at, ...input } = e;
+    const caller = callerIndex === undefined ? undefined : ids.get(callerIndex);
+    const node = await s.append(caller === undefined ? input : { ...input, caller });
+    ids.set(i, node.id);
+  }
+  return { session: s, nodes: last + 1 };
+}
+
+interface Timings {
+  sessionPage: number[];
+  fcp: number[];
+  dag: number[];
+  openCommit: number[];
+}
+
+/** Resolves after the next frame: what was rendered is painted. */
+const painted = (page: Page): Promise<unknown> => page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(null)))');
+
+async function once(browser: Browser, url: string, name: string, into: Timings): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  const a = performance.now();
+  await page.goto(`${url}/#/s/${encodeURIComponent(name)}/timeline`);
+  await page.getByTestId('commit-link').first().waitFor(WAIT);
+  await page.getByTestId('occ-used').waitFor(WAIT);
+  await painted(page);
+  into.sessionPage.push(performance.now() - a);
+  into.fcp.push(Number(await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0")));
+  const b = performance.now();
+  await page.getByTestId('tab-dag').click();
+  await page.getByTestId('dag-node').first().waitFor(WAIT);
+  await painted(page);
+  into.dag.push(performance.now() - b);
+  await page.getByTestId('tab-timeline').click();
+  await page.getByTestId('commit-link').first().waitFor(WAIT);
+  const c = performance.now();
+  await page.getByTestId('commit-link').first().click();
+  await page.getByTestId('item').first().waitFor(WAIT);
+  await painted(page);
+  into.openCommit.push(performance.now() - c);
+  await context.close();
+}
+
+/**
+ * Runs the benchmark.
+ * @example
+ * ```ts
+ * const r = await runViewerBench({ quick: true });
+ * r.ratioLargestOver100.openCommit;
+ * ```
+ */
+export async function runViewerBench(opts: { readonly quick: boolean }): Promise<ViewerBenchResult> {
+  const sizes = [100, opts.quick ? 1_000 : 10_000];
+  const runs = opts.quick ? 3 : 9;
+  await ensureBundle();
+  const repo = await openRepo({ memory: true, fsync: false });
+  const built: { name: string; calls: number; nodes: number; items: number; setupMs: number }[] = [];
+  for (const calls of sizes) {
+    const a = performance.now();
+    const name = `calls-${calls}`;
+    const { session, nodes } = await build(repo, name, calls);
+    const [latest] = await session.log({ limit: 1 });
+    const items = (await repo.readCommit(latest?.id ?? '')).items.length;
+    built.push({ name, calls, nodes, items, setupMs: performance.now() - a });
+  }
+  const viewer = createViewer({ repo });
+  const server = createServer(viewer.handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  const timings = built.map((): Timings => ({ sessionPage: [], fcp: [], dag: [], openCommit: [] }));
+  try {
+    for (const [i, b] of built.entries()) await once(browser, url, b.name, timings[i] as Timings); // warm-up
+    for (const t of timings) for (const k of Object.keys(t) as (keyof Timings)[]) t[k].length = 0;
+    for (let r = 0; r < runs; r++) {
+      const order = r % 2 === 0 ? built.map((_, i) => i) : built.map((_, i) => built.length - 1 - i);
+      for (const i of order) await once(browser, url, (built[i] as { name: string }).name, timings[i] as Timings);
+    }
+  } finally {
+    await browser.close();
+    viewer.close();
+    server.closeAllConnections();
+    server.close();
+  }
+  const round = (x: number): number => Math.round(x * 10) / 10;
+  const rows = built.map((b, i): ViewerBenchRow => {
+    const t = timings[i] as Timings;
+    return {
+      calls: b.calls,
+      nodes: b.nodes,
+      items: b.items,
+      runs,
+      sessionPageMedianMs: round(median(t.sessionPage)),
+      sessionPageP95Ms: round(p95(t.sessionPage)),
+      firstContentfulPaintMedianMs: round(median(t.fcp)),
+      dagMedianMs: round(median(t.dag)),
+      dagP95Ms: round(p95(t.dag)),
+      openCommitMedianMs: round(median(t.openCommit)),
+      openCommitP95Ms: round(p95(t.openCommit)),
+      setupMs: Math.round(b.setupMs),
+    };
+  });
+  const small = rows[0] as ViewerBenchRow;
+  const large = rows.at(-1) as ViewerBenchRow;
+  const ratio = (f: (r: ViewerBenchRow) => number): number => (f(small) === 0 ? 0 : Number((f(large) / f(small)).toFixed(2)));
+  return {
+    quick: opts.quick,
+    rows,
+    ratioLargestOver100: {
+      sessionPage: ratio((r) => r.sessionPageMedianMs),
+      firstContentfulPaint: ratio((r) => r.firstContentfulPaintMedianMs),
+      dag: ratio((r) => r.dagMedianMs),
+      openCommit: ratio((r) => r.openCommitMedianMs),
+    },
+    notes: [
+      `sessions of ${sizes.join(' and ')} model calls from the chained corpus (a commit before every call, openai:gpt-4o with a ${WINDOW.toLocaleString('en-US')}-token window, default rules: folds), on memfs, served by createViewer on 127.0.0.1`,
+      'Chromium (Debian, headless) via playwright-core; each run in a fresh browser context (the bundle comes from the HTTP cache of none); sizes alternate run by run after one warm-up run each',
+      'session page: timeline (one page of 100 commits) and occupancy ring painted; DAG: a window of 40 nodes around the head drawn by dagre; open a commit: the newest commit’s live items painted (its summarized items stay behind their summaries)',
+    ],
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const r = await runViewerBench({ quick: process.argv.includes('--quick') });
+  const head = ['calls', 'nodes', 'items', 'runs', 'session page ms (median)', 'p95', 'FCP ms', 'DAG ms', 'p95', 'open commit ms', 'p95', 'setup ms'];
+  const lines = r.rows.map((x) =>
+    [x.calls, x.nodes, x.items, x.runs, x.sessionPageMedianMs, x.sessionPageP95Ms, x.firstContentfulPaintMedianMs, x.dagMedianMs, x.dagP95Ms, x.openCommitMedianMs, x.openCommitP95Ms, x.setupMs].join(' | '),
+  );
+  process.stdout.write(`${head.join(' | ')}\n${lines.join('\n')}\nratios, largest / 100: ${JSON.stringify(r.ratioLargestOver100)}\n`);
+  for (const note of r.notes) process.stdout.write(`note: ${note}\n`);
+}
