@@ -8,7 +8,8 @@ import type { Policy } from '../src/eval/policy.js';
 import { createTokenMeter } from '../src/eval/token-meter.js';
 import { charTokenizer, text, tool } from './fixtures/synthetic.js';
 
-const meter = createTokenMeter(charTokenizer);
+/** 3 tokens per message and per request, no tool-call wrapper: the figures below are counted by hand that way. */
+const meter = createTokenMeter(charTokenizer, { perMessage: 3, perToolCall: 0, perRequest: 3 });
 // Tokens (1 per char + 3 per message): sys 13, u1 23, a1 8, t1 'get({})\n' + 50 = 61, a2 8, t2 41, u2 13; request +3 = 170.
 const sys = text('sys', 'system', 'S'.repeat(10));
 const u1 = text('u1', 'user', 'u'.repeat(20));

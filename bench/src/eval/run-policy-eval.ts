@@ -34,7 +34,7 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
   const sample = options.sample ?? (options.quick ? QUICK_SAMPLE : Number.POSITIVE_INFINITY);
   const tokenizer = await loadTokenizer('o200k_base');
   const meter = createTokenMeter(tokenizer);
-  const renderer = requestRenderer();
+  const renderer = requestRenderer(tokenizer);
   const policies = await evalPolicies();
   const corpora = await loadCorpus(options.corpusDir, sample);
   const accumulators = new Map<string, SummaryAccumulator>();

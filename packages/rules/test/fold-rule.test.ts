@@ -41,20 +41,39 @@ describe('foldRule', () => {
     expect(r.report.summaries).toBe(1);
   });
 
-  it('nests an earlier summary in the next one, leaving its originals as they were', () => {
+  it('folds after the newest summary, leaving it and the cached prefix before it as they were', () => {
     const b = chatty(10);
     const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 1600, rules: [foldRule()] };
     const first = runPipeline([], b.nodes.slice(0, 15), ctx);
     const s1 = first.items.find((i) => i.state === 'summary')!;
-    const second = runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 1200 });
+    const at = first.items.indexOf(s1);
+    const second = runPipeline(first.items, b.nodes.slice(15), ctx);
+    const summaries = second.items.filter((i) => i.state === 'summary');
+    expect(summaries).toHaveLength(2);
+    // Everything up to s1 is the very objects of the first run; the new summary comes after s1.
+    for (let i = 0; i <= at; i++) expect(second.items[i]).toBe(first.items[i]);
+    expect(second.items.indexOf(summaries[1]!)).toBeGreaterThan(at);
+    expect(second.firstChangedIndex).toBeGreaterThan(at);
+    // Down to the lower mark (800) as far as the items after s1 allow (the tail stays): under the upper mark.
+    expect(second.historyTokens).toBeLessThanOrEqual(1280);
+    // The commit reports what it rewrote: the parent's visible tokens from the first changed position on.
+    const rewritten = first.items.slice(second.firstChangedIndex).filter((i) => i.state !== 'summarized').reduce((n, i) => n + i.tokens, 0);
+    expect(second.report.rewrittenTokens).toBe(rewritten);
+    expect(second.report.keptPrefixTokens).toBe(first.totalTokens - rewritten);
+  });
+
+  it('above the emergency mark, nests an earlier summary in the next one, leaving its originals as they were', () => {
+    const b = chatty(10);
+    const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 1600, rules: [foldRule()] };
+    const first = runPipeline([], b.nodes.slice(0, 15), ctx);
+    const s1 = first.items.find((i) => i.state === 'summary')!;
+    const second = runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 700 });
     const summaries = second.items.filter((i) => i.state === 'summary');
     expect(summaries).toHaveLength(1);
     const s2 = summaries[0]!;
-    expect(s2.key).not.toBe(s1.key);
-    // s2 folds s1 and the items after it; s1 becomes summarized into s2 and keeps its list.
-    expect(s2.folded![0]).toBe(s1.key);
+    // s2 folds s1 (through the summaries of this run) and the items after it; s1 keeps its list.
     expect(second.items.indexOf(s2)).toBe(first.items.indexOf(s1));
-    expect(second.items.find((i) => i.key === s1.key)).toEqual({ ...s1, state: 'summarized', reason: 'folded', mergedInto: s2.key });
+    expect(second.items.find((i) => i.key === s1.key)).toMatchObject({ ...s1, state: 'summarized', reason: 'folded' });
     // s1's originals are the very objects of the first run: the second fold did not rewrite them.
     for (const k of s1.folded!) expect(second.items.find((i) => i.key === k)).toBe(first.items.find((i) => i.key === k));
     // The originals behind s2, through s1, in list order; the brief is written from all of them.
@@ -63,7 +82,6 @@ describe('foldRule', () => {
     expect(originals.slice(0, s1.folded!.length).map((i) => i.key)).toEqual(s1.folded);
     expect((s2.blocks[0] as { text: string }).text.startsWith(`[ctxgit brief] ${originals.length} earlier messages\n`)).toBe(true);
     expect(foldedOriginals(second.items, s1.key).map((i) => i.key)).toEqual(s1.folded);
-    expect(second.report.folded).toBe(s2.folded!.length - 1);
   });
 
   it('never folds pinned, anchor or locked items, and respects attach boundaries', () => {
