@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRules, foldedOriginals, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { defaultBrief, defaultRules, foldedOriginals, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
 import { NodeBuilder, quarterTokenizer } from './helpers.js';
 
 const chatty = (turns: number, size = 400): NodeBuilder => {
@@ -183,5 +183,39 @@ describe('foldRule under pressure', () => {
     expect(cold.report.epoch).toBe(true);
     // Aged outside the tail, then cleared at once: they are also untouched for 60 minutes.
     expect(cold.items.filter((i) => i.role === 'tool').map((i) => i.state)).toEqual(['cleared', 'cleared', 'full', 'full', 'full']);
+  });
+});
+
+describe('defaultBrief keeps what later calls reuse', () => {
+  const item = (key: string, role: ContextItem['role'], blocks: ContextItem['blocks']): ContextItem => ({ key, sourceNodeId: key, role, state: 'full', locked: false, blocks, tokens: 10, reason: 'new', touchedAt: 0 });
+  it('carries the distinctive values of the folded results, fields named like call arguments first, within the allowance', () => {
+    const details = JSON.stringify({ user_id: 'mia_li_3668', name: { first_name: 'Mia', last_name: 'Li' }, payment_methods: { credit_card_4421486: { source: 'credit_card', id: 'credit_card_4421486' } }, reservations: ['NO6JO3', 'AIXC49'], membership: 'gold' });
+    const span = [
+      item('a1', 'assistant', [{ type: 'text', text: 'Looking up the user.' }]),
+      item('t1', 'tool', [
+        { type: 'tool_call', id: 't1', name: 'get_user_details', arguments: '{"user_id":"mia_li_3668"}' },
+        { type: 'tool_result', callId: 't1', name: 'get_user_details', output: details },
+      ]),
+      item('a2', 'assistant', [{ type: 'text', text: 'Checking a reservation.' }]),
+      item('t2', 'tool', [
+        { type: 'tool_call', id: 't2', name: 'get_reservation_details', arguments: '{"reservation_id":"NO6JO3"}' },
+        { type: 'tool_result', callId: 't2', name: 'get_reservation_details', output: JSON.stringify({ reservation_id: 'NO6JO3', flights: [{ flight_number: 'HAT170', date: '2024-05-20' }] }) },
+      ]),
+    ];
+    const brief = defaultBrief(span, 1400);
+    const values = brief.split('\n').find((l) => l.startsWith('VALUES: '))!;
+    expect(values).toContain('id=credit_card_4421486');
+    expect(values).toContain('flight_number=HAT170');
+    expect(values).toContain('reservations=AIXC49');
+    // Fields named like an argument of a call come first.
+    expect(values.indexOf('reservation_id=NO6JO3')).toBeLessThan(values.indexOf('flight_number=HAT170'));
+    expect(new TextEncoder().encode(brief).length).toBeLessThanOrEqual(1400);
+    expect(brief.startsWith('[ctxgit brief] 2 steps, 2 tool results\n')).toBe(true);
+    const small = defaultBrief(span, 200);
+    expect(new TextEncoder().encode(small).length).toBeLessThanOrEqual(200);
+  });
+
+  it('speaks plain grammar', () => {
+    expect(defaultBrief([item('u', 'user', [{ type: 'text', text: 'hello' }])], 200)).toBe('[ctxgit brief] 1 earlier message\n- user: hello');
   });
 });
