@@ -3,7 +3,7 @@ import type { ContextItem } from '@ctxgit/rules';
 import { describe, expect, it } from 'vitest';
 import { ctxgitPolicy } from '../src/eval/policies/ctxgit-policy.js';
 import { prepareCalls } from '../src/eval/prepare-calls.js';
-import { createTokenMeter, MESSAGE_OVERHEAD_TOKENS } from '../src/eval/token-meter.js';
+import { createTokenMeter, OVERHEAD } from '../src/eval/token-meter.js';
 import { charTokenizer, node } from './fixtures/synthetic.js';
 
 const nodes = [
@@ -27,12 +27,11 @@ async function replay(budget: number) {
 }
 
 describe('ctxgitPolicy', () => {
-  it('chains pipeline runs over the new nodes, counting each item as the meter does, with the budget left after the system items', async () => {
+  it('chains pipeline runs over the new nodes in the request frame of the budget, counting each item as the meter does', async () => {
     const outputs = await replay(10_000);
-    const counting = { ...charTokenizer, count: (t: string) => t.length + MESSAGE_OVERHEAD_TOKENS };
     let items: readonly ContextItem[] = [];
     const expected = calls.map((call) => {
-      items = runPipeline(items, call.newNodes, { now: call.now, tokenizer: counting, historyBudget: 10_000 - 19 - 3 }).items;
+      items = runPipeline(items, call.newNodes, { now: call.now, tokenizer: charTokenizer, request: { window: 10_000, overhead: OVERHEAD } }).items;
       return items;
     });
     expect(outputs.map((o) => o.items)).toEqual(expected);
@@ -40,9 +39,9 @@ describe('ctxgitPolicy', () => {
     for (const out of outputs) for (const item of out.items) expect(item.tokens).toBe(meter.itemTokens(item));
   });
 
-  it('records a call the pipeline refuses and measures the unprocessed items instead', async () => {
-    const outputs = await replay(10); // the system item alone (19 tokens) exceeds the budget
-    expect(outputs.map((o) => o.refused?.split(':')[0])).toEqual(['E_RULES_BAD_INPUT', 'E_RULES_BAD_INPUT', 'E_RULES_BAD_INPUT']);
+  it('records a call the pipeline refuses (the system item alone exceeds the window) and carries the unprocessed items', async () => {
+    const outputs = await replay(10);
+    expect(outputs.map((o) => o.refused?.split(':')[0])).toEqual(['E_RULES_OVER_BUDGET', 'E_RULES_OVER_BUDGET', 'E_RULES_OVER_BUDGET']);
     expect(outputs.map((o) => o.items.map((i) => i.key))).toEqual(calls.map((c) => c.historyItems.map((i) => i.key)));
     expect(outputs.every((o) => o.items.every((i) => i.state === 'full'))).toBe(true);
   });

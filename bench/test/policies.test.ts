@@ -4,11 +4,13 @@ import { fullHistoryPolicy } from '../src/eval/policies/full-history.js';
 import { slidingWindowPolicy } from '../src/eval/policies/sliding-window.js';
 import { CLEARED_PLACEHOLDER, toolResultClearingPolicy } from '../src/eval/policies/tool-result-clearing.js';
 import { toolUnits } from '../src/eval/policies/units.js';
+import { MASKED_PLACEHOLDER, observationMaskingPolicy } from '../src/eval/policies/observation-masking.js';
 import type { Policy } from '../src/eval/policy.js';
 import { createTokenMeter } from '../src/eval/token-meter.js';
 import { charTokenizer, text, tool } from './fixtures/synthetic.js';
 
-const meter = createTokenMeter(charTokenizer);
+/** 3 tokens per message and per request, no tool-call wrapper: the figures below are counted by hand that way. */
+const meter = createTokenMeter(charTokenizer, { perMessage: 3, perToolCall: 0, perRequest: 3 });
 // Tokens (1 per char + 3 per message): sys 13, u1 23, a1 8, t1 'get({})\n' + 50 = 61, a2 8, t2 41, u2 13; request +3 = 170.
 const sys = text('sys', 'system', 'S'.repeat(10));
 const u1 = text('u1', 'user', 'u'.repeat(20));
@@ -103,5 +105,25 @@ describe('tool-result clearing (Anthropic clear_tool_uses_20250919 style)', () =
 
   it('refuses a negative keep', () => {
     expect(() => toolResultClearingPolicy({ keep: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('observation masking (The Complexity Trap)', () => {
+  it('masks every tool result but the last N on every call, whatever the budget', async () => {
+    const out = await run(observationMaskingPolicy(1), 1_000_000);
+    expect(keys(out)).toEqual(keys(history));
+    expect(out[3]?.blocks[1]).toEqual({ type: 'tool_result', callId: 't1', name: 'get', output: MASKED_PLACEHOLDER });
+    expect(out[5]).toBe(t2);
+    expect(await run(observationMaskingPolicy(2), 10)).toBe(history);
+    expect(observationMaskingPolicy(5).id).toBe('masking-5');
+  });
+});
+
+describe('tool-result clearing with clear_at_least as a share of the budget', () => {
+  it('clears only when that frees the share', async () => {
+    // Clearing t1 frees 61 - 20 = 41 tokens: enough for a quarter of 150 (38), not for a third (50).
+    expect(meter.requestTokens(await run(toolResultClearingPolicy({ keep: 1, clearAtLeastShare: 0.25 }), 150))).toBe(129);
+    expect(await run(toolResultClearingPolicy({ keep: 1, clearAtLeastShare: 1 / 3 }), 150)).toBe(history);
+    expect(toolResultClearingPolicy({ clearAtLeastShare: 0.25 }).id).toBe('tool-clearing-at-least');
   });
 });

@@ -19,7 +19,10 @@ const nodes = [
 ];
 const transcript = { id: 'synthetic', corpus: 'synthetic', nodes, timestamps: false };
 const calls = prepareCalls(transcript, (n) => itemFromNode(n, charTokenizer));
-const meter = createTokenMeter(charTokenizer);
+/** 3 tokens per message and per request, no tool-call wrapper: the figures below are counted by hand that way. */
+const meter = createTokenMeter(charTokenizer, { perMessage: 3, perToolCall: 0, perRequest: 3 });
+/** The canonical JSON as the body, counted by the meter (a valid request). */
+const canonical = (items: Parameters<typeof canonicalRequest>[0]) => ({ body: canonicalRequest(items), tokens: meter.requestTokens(items) });
 const pick = (r: Awaited<ReturnType<typeof replayPolicy>>[number]) => ({
   tokens: r.tokens,
   overBudget: r.overBudget,
@@ -44,7 +47,7 @@ describe('prepareCalls', () => {
 describe('replayPolicy', () => {
   // Tokens (1 per char + 3 per message): n0 19, n1 24, n2 13, n3 'find({"pattern":"*.yaml"})\nfound deploy/settings.yaml' 56, n4 36, n5 9.
   it('measures the full history: tokens, shared prefix, recall, presence', async () => {
-    const records = await replayPolicy(calls, fullHistoryPolicy, 100, meter, canonicalRequest);
+    const records = await replayPolicy(calls, fullHistoryPolicy, 100, meter, canonical);
     expect(records.map(pick)).toEqual([
       { tokens: 46, overBudget: false, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 0, reused: 0, visible: 0, breakpoints: [1, 2] },
       { tokens: 115, overBudget: true, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 43, reused: 1, visible: 1, breakpoints: [1, 4] },
@@ -56,7 +59,7 @@ describe('replayPolicy', () => {
   });
 
   it('measures a sliding window that loses the tool result, then finds the identifier again in an assistant message', async () => {
-    const records = await replayPolicy(calls, slidingWindowPolicy, 100, meter, canonicalRequest);
+    const records = await replayPolicy(calls, slidingWindowPolicy, 100, meter, canonical);
     expect(records.map(pick)).toEqual([
       { tokens: 46, overBudget: false, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 0, reused: 0, visible: 0, breakpoints: [1, 2] },
       { tokens: 46, overBudget: false, latestUserPresent: true, systemPresent: true, sharedPrefixTokens: 43, reused: 1, visible: 0, breakpoints: [1, 2] },

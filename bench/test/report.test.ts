@@ -28,7 +28,7 @@ describe('benchmarksPage from a fixture JSON', () => {
     expect(markdown).toContain('### All corpora, budget 2k tokens');
     expect(markdown).toContain('### All corpora, budget 4k tokens');
     expect(markdown).toContain(
-      '| policy | tokens / call | p95 | tokens vs full | cost vs full (anthropic-sonnet-4.5) | cost vs full (openai-gpt-4.1) | cost vs full (openai-gpt-4o) | cached prefix | dependency recall | over budget | refused | latest user always | system always |',
+      '| policy | tokens / call | p95 | tokens vs full | cost vs full (anthropic-sonnet-4.5) | cost vs full (openai-gpt-4.1) | cost vs full (openai-gpt-4o) | cached prefix | dependency recall | over budget | refused | invalid | prefix breaks | tokens rewritten | latest user always | system always |',
     );
     const full = results.evaluation.ok ? results.evaluation.result.summaries.find((s) => s.policy === 'full-history' && s.corpus === 'all' && s.budget === 2000) : undefined;
     expect(full).toBeDefined();
@@ -113,10 +113,13 @@ describe('the README table', () => {
     expect(replaceBetweenMarkers(`${README_END}\n${README_START}`, 'new')).toBeNull();
   });
 
-  it('lists every policy at the middle budget', () => {
+  it('compares ctxgit with the cheapest baseline under budget, for every corpus and budget', () => {
     const table = readmeTable(results) ?? '';
-    expect(table).toContain('Corpus replay, budget 2k tokens');
-    expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(2 + 7);
+    expect(table).toContain('ctxgit defaults against the cheapest baseline that stays under budget');
+    const r = results.evaluation.ok ? results.evaluation.result : undefined;
+    // A header, a separator, and one row per corpus (all included) and budget.
+    expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(2 + (1 + (r?.corpora.length ?? 0)) * (r?.budgets.length ?? 0));
+    expect(table).toMatch(/\| all \| 2k \| (none|[\d.]+x \([a-z-]+\)) \|/);
   });
 
   it('writeReport writes the page, the charts, and the README only when it has markers', async () => {
@@ -130,7 +133,7 @@ describe('the README table', () => {
     await writeFile(join(dir, 'README.md'), `x\n${README_START}\n${README_END}\n`);
     const written = await writeReport(results, dir);
     expect(written.readme).toBe('README.md');
-    expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('| ctxgit defaults |');
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('| all | 2k |');
     expect((await readdir(join(dir, 'docs', 'benchmarks'))).sort()).toEqual(['hand-made.svg', ...written.charts.map((c) => c.slice('docs/benchmarks/'.length))].sort());
     expect(await readFile(join(dir, 'docs', 'benchmarks.md'), 'utf8')).toBe(benchmarksPage(results).markdown);
   });

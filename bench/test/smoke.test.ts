@@ -37,10 +37,18 @@ describe('pnpm bench --quick (smoke run on a reduced subset; no timing assertion
       ['tau-bench-airline', 150, 1, false],
       ['swe-agent', 16, 1, false],
       ['claude-code', 4, 1, true],
+      ['long-tau-bench-airline', 1, 1, false],
+      ['long-swe-agent', 1, 1, false],
+      ['long-claude-code', 1, 1, false],
     ]);
+    for (const c of ev.corpora.filter((c) => c.name.startsWith('long-'))) expect(c.calls).toBeGreaterThanOrEqual(60);
     expect(ev.renderFallbacks).toEqual({ count: 0, firstError: null });
-    expect(ev.policies.map((p) => p.id)).toEqual(['full-history', 'sliding-window', 'tool-clearing', 'ctxgit', 'ctxgit-no-graph', 'ctxgit-no-epochs', 'ctxgit-no-folding']);
-    expect(ev.summaries.length).toBe(ev.policies.length * ev.budgets.length * (1 + ev.corpora.length));
+    expect(ev.policies.map((p) => p.id)).toEqual([
+      'full-history', 'sliding-window', 'tool-clearing', 'tool-clearing-at-least', 'masking-3', 'masking-5', 'masking-10',
+      'ctxgit', 'ctxgit-no-graph', 'ctxgit-no-epochs', 'ctxgit-no-folding',
+    ]);
+    const long = ev.corpora.filter((c) => c.name.startsWith('long-')).length;
+    expect(ev.summaries.length).toBe(ev.policies.length * (ev.budgets.length * (1 + ev.corpora.length - long) + (ev.longBudgets ?? []).length * long));
     for (const s of ev.summaries) {
       expect(Object.keys(s.cost).sort()).toEqual(['anthropic-sonnet-4.5', 'openai-gpt-4.1', 'openai-gpt-4o']);
       expect(s.dependencyRecall.share).toBeGreaterThanOrEqual(0);
@@ -48,7 +56,8 @@ describe('pnpm bench --quick (smoke run on a reduced subset; no timing assertion
       expect(s.cachedPrefixShare.tokens).toBeLessThanOrEqual(1);
     }
     const page = await readFile(join(out, 'docs', 'benchmarks.md'), 'utf8');
-    expect(page).toContain('### All corpora, budget 2k tokens');
+    expect(page).toContain('### All corpora, budget 4k tokens');
+    expect(page).toContain('### ctxgit against the cheapest baseline that stays under budget');
   });
 });
 

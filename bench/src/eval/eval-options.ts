@@ -8,11 +8,23 @@ export interface EvalOptions {
   readonly sample?: number;
   /** Request budgets in tokens. @defaultValue {@link DEFAULT_BUDGETS} (quick: {@link QUICK_BUDGETS}) */
   readonly budgets?: readonly number[];
+  /** Budgets of the long sessions (each corpus chained into one session of at least `longCalls` calls). @defaultValue {@link LONG_BUDGETS} (quick: {@link QUICK_LONG_BUDGETS}) */
+  readonly longBudgets?: readonly number[];
+  /** Model calls of each long session. @defaultValue {@link LONG_CALLS} (quick: {@link QUICK_LONG_CALLS}) */
+  readonly longCalls?: number;
   /** Progress lines. @defaultValue none */
   readonly log?: (line: string) => void;
 }
 
-/** The budgets of the full run, in tokens for the whole request: small enough that every policy must act. */
-export const DEFAULT_BUDGETS: readonly number[] = [2000, 3000, 4000, 6000];
+/** The budgets of the full run, in tokens for the whole rendered request, from where every policy must act to where few do. */
+export const DEFAULT_BUDGETS: readonly number[] = [4000, 8000, 16_000, 32_000, 64_000, 128_000];
 /** The budgets of a quick run. */
-export const QUICK_BUDGETS: readonly number[] = [2000, 4000];
+export const QUICK_BUDGETS: readonly number[] = [4000, 16_000];
+/** The budgets of the long sessions. */
+export const LONG_BUDGETS: readonly number[] = [32_000, 64_000, 128_000];
+/** The budgets of the long sessions in a quick run. */
+export const QUICK_LONG_BUDGETS: readonly number[] = [32_000];
+/** Model calls of a long session. */
+export const LONG_CALLS = 400;
+/** Model calls of a long session in a quick run (a smoke check of the chaining, not the issue's figure). */
+export const QUICK_LONG_CALLS = 60;

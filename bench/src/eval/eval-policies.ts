@@ -3,12 +3,14 @@ import type { Policy } from './policy.js';
 import { ctxgitPolicy } from './policies/ctxgit-policy.js';
 import { fullHistoryPolicy } from './policies/full-history.js';
 import { slidingWindowPolicy } from './policies/sliding-window.js';
+import { observationMaskingPolicy } from './policies/observation-masking.js';
 import { toolResultClearingPolicy } from './policies/tool-result-clearing.js';
 
 /**
  * The policies of the evaluation, in report order (the full history first: it is the reference of every ratio):
- * full history, sliding window, Anthropic-style tool-result clearing (keep 3), ctxgit's defaults, and three
- * ablations of ctxgit (no graph protection, no cache epochs, no folding).
+ * full history, sliding window, Anthropic-style tool-result clearing (keep 3; and with `clear_at_least` a quarter
+ * of the budget), observation masking (keep 3, 5, 10), ctxgit's defaults, and three ablations of ctxgit (no graph
+ * protection, no cache epochs, no folding).
  * @example
  * ```ts
  * (await evalPolicies()).map((p) => p.id);
@@ -20,6 +22,10 @@ export async function evalPolicies(): Promise<Policy[]> {
     fullHistoryPolicy,
     slidingWindowPolicy,
     toolResultClearingPolicy({ keep: 3 }),
+    toolResultClearingPolicy({ keep: 3, clearAtLeastShare: 0.25 }),
+    observationMaskingPolicy(3),
+    observationMaskingPolicy(5),
+    observationMaskingPolicy(10),
     ctxgitPolicy(tokenizer, {
       id: 'ctxgit',
       label: 'ctxgit defaults',

@@ -6,6 +6,8 @@ export interface EvalResult {
   readonly encoding: string;
   /** Request budgets in tokens. */
   readonly budgets: readonly number[];
+  /** Budgets of the long sessions (corpora named `long-<corpus>`, not part of `all`). */
+  readonly longBudgets?: readonly number[];
   readonly policies: readonly { readonly id: string; readonly label: string; readonly description: string }[];
   readonly pricings: readonly CachePricing[];
   readonly corpora: readonly {

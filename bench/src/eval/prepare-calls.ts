@@ -20,8 +20,12 @@ export interface PreparedCall {
   readonly at: number | null;
 }
 
+/** A demonstration the agent put in its requests (SWE-agent `is_demo`): history, not a model call. */
+const isDemo = (node: Node): boolean => (node.metadata?.['source'] as { is_demo?: unknown } | undefined)?.is_demo === true;
+
 /**
- * Cuts a transcript into its model calls: one per assistant node that has history before it.
+ * Cuts a transcript into its model calls: one per assistant node that has history before it and is not a
+ * demonstration.
  * @example
  * ```ts
  * const calls = prepareCalls(transcript, (node) => itemFromNode(node, tokenizer));
@@ -35,7 +39,7 @@ export function prepareCalls(transcript: Transcript, toItem: (node: Node) => Con
   const calls: PreparedCall[] = [];
   let last = 0;
   nodes.forEach((step, j) => {
-    if (step.role !== 'assistant' || j === 0) return;
+    if (step.role !== 'assistant' || j === 0 || isDemo(step)) return;
     const history = nodes.slice(0, j);
     const issued = nodes.slice(j + 1).filter((node) => node.role === 'tool' && node.caller === step.id);
     const previous = history[history.length - 1] as Node;

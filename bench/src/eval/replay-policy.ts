@@ -8,8 +8,15 @@ import type { TokenMeter } from './token-meter.js';
 
 /** What one call of one policy produced, as the metrics need it. */
 export interface CallRecord {
+  /** Input tokens of the request as rendered and counted (the items' count when it could not be rendered); 0 when refused. */
   readonly tokens: number;
   readonly overBudget: boolean;
+  /** The request could not be rendered into a valid provider body. */
+  readonly invalid: boolean;
+  /** Part of the previous request of the conversation was rewritten or dropped (not a pure extension of it). */
+  readonly prefixBreak: boolean;
+  /** Tokens of the previous request after the prefix this one repeats: what the cache loses. */
+  readonly rewrittenTokens: number;
   /** Why the policy refused the call (its fallback was measured), or `null`. */
   readonly refused: string | null;
   /** The latest user item is in the request, `full` and unchanged. */
@@ -27,8 +34,14 @@ export interface CallRecord {
   readonly shape: RequestShape;
 }
 
-/** Renders the items of a request into the provider body text (byte-exact, pure). */
-export type RequestRenderer = (items: readonly ContextItem[]) => string;
+/** A request as the provider receives it: the body text, and its input tokens (`null` when it could not be rendered: an invalid request). */
+export interface RenderedRequest {
+  readonly body: string;
+  readonly tokens: number | null;
+}
+
+/** Renders the items of a request into the provider body (byte-exact, pure). */
+export type RequestRenderer = (items: readonly ContextItem[]) => RenderedRequest;
 
 const sameItem = (a: ContextItem | undefined, b: ContextItem): boolean =>
   a !== undefined && a.state === 'full' && JSON.stringify(a.blocks) === JSON.stringify(b.blocks);
@@ -69,8 +82,29 @@ export async function replayPolicy(
   const records: CallRecord[] = [];
   let previousKeys: string[] = [];
   let previousBody = '';
+  let previousTokens = 0;
   for (const call of calls) {
     const output = await run.next({ history: call.historyItems, newNodes: call.newNodes, now: call.now });
+    if (output.refused !== undefined) {
+      // A refusal sends nothing: no tokens, nothing seen; the next request is compared with the last one sent.
+      records.push({
+        tokens: 0,
+        overBudget: false,
+        invalid: false,
+        prefixBreak: false,
+        rewrittenTokens: 0,
+        refused: output.refused,
+        latestUserPresent: true,
+        systemPresent: true,
+        sharedPrefixTokens: 0,
+        sharedPrefixBytes: 0,
+        bytes: 0,
+        reused: call.reused.length,
+        visible: 0,
+        shape: { segments: [], trailingTokens: 0, breakpoints: [], at: call.at },
+      });
+      continue;
+    }
     const items = output.items;
     const visible = items.filter((item) => item.state !== 'summarized');
     const byKey = new Map(items.map((item) => [item.key, item]));
@@ -81,13 +115,19 @@ export async function replayPolicy(
     let shared = 0;
     let sharedTokens = 0;
     while (shared < keys.length && keys[shared] === previousKeys[shared]) sharedTokens += (segments[shared++] as { tokens: number }).tokens;
-    const body = render(items);
-    const tokens = meter.requestTokens(items);
+    const rendered = render(items);
+    const body = rendered.body;
+    const tokens = rendered.tokens ?? meter.requestTokens(items);
+    const itemsTokens = segments.reduce((sum, s) => sum + s.tokens, 0);
+    const previousSent = previousKeys.length;
     const leadingSystem = visible.findIndex((item) => item.role !== 'system');
     records.push({
       tokens,
       overBudget: tokens > budget,
-      refused: output.refused ?? null,
+      invalid: rendered.tokens === null,
+      prefixBreak: previousSent > 0 && shared < previousSent,
+      rewrittenTokens: previousSent > 0 ? previousTokens - sharedTokens : 0,
+      refused: null,
       latestUserPresent: userItem === undefined || sameItem(byKey.get(userItem.key), userItem),
       systemPresent: call.historyItems.filter((item) => item.role === 'system').every((item) => sameItem(byKey.get(item.key), item)),
       sharedPrefixTokens: sharedTokens,
@@ -97,13 +137,14 @@ export async function replayPolicy(
       visible: call.reused.filter((id) => visible.some((item) => idsOf(item).has(id))).length,
       shape: {
         segments,
-        trailingTokens: tokens - segments.reduce((sum, s) => sum + s.tokens, 0),
+        trailingTokens: Math.max(0, tokens - itemsTokens),
         breakpoints: [leadingSystem === -1 ? visible.length : leadingSystem, visible.length],
         at: call.at,
       },
     });
     previousKeys = keys;
     previousBody = body;
+    previousTokens = itemsTokens;
   }
   return records;
 }

@@ -1,6 +1,8 @@
 import type { ContextCommit } from '@ctxgit/commit';
 import type { ContextItem } from '@ctxgit/rules';
 import { render } from '@ctxgit/render';
+import { countRequest, createMemoTokenizer } from '@ctxgit/tokenize';
+import type { Tokenizer } from '@ctxgit/tokenize';
 import { canonicalRequest } from './canonical-request.js';
 import type { RequestRenderer } from './replay-policy.js';
 
@@ -13,14 +15,16 @@ export interface CountingRenderer {
 
 /**
  * Renders requests as OpenAI Chat Completions bodies with `@ctxgit/render` (the byte sequence a positional
- * provider cache sees), counting the requests it refuses.
+ * provider cache sees), counts each body's input tokens with `countRequest` (what the provider bills and holds
+ * against the window), and counts the requests it refuses.
  * @example
  * ```ts
- * const r = requestRenderer();
- * r.render(items); // '{"model":"gpt-4o","messages":[…]}'
+ * const r = requestRenderer(await loadTokenizer('o200k_base'));
+ * r.render(items); // { body: '{"model":"gpt-4o","messages":[…]}', tokens: 1234 }
  * ```
  */
-export function requestRenderer(): CountingRenderer {
+export function requestRenderer(tokenizer: Tokenizer): CountingRenderer {
+  const memo = createMemoTokenizer(tokenizer, { maxEntries: 50_000 });
   let count = 0;
   let firstError: string | null = null;
   const commit = (items: readonly ContextItem[]): ContextCommit => ({
@@ -39,11 +43,12 @@ export function requestRenderer(): CountingRenderer {
   return {
     render(items) {
       try {
-        return JSON.stringify(render(commit(items), { provider: 'openai-chat', allowAssistantLast: true }));
+        const body = render(commit(items), { provider: 'openai-chat', allowAssistantLast: true });
+        return { body: JSON.stringify(body), tokens: countRequest('openai-chat', body, memo).total };
       } catch (e) {
         count++;
         firstError ??= e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-        return canonicalRequest(items);
+        return { body: canonicalRequest(items), tokens: null };
       }
     },
     fallbacks: () => ({ count, firstError }),

@@ -1,6 +1,7 @@
 import { itemFromNode } from '@ctxgit/rules';
 import { loadTokenizer } from '@ctxgit/tokenize';
-import { DEFAULT_BUDGETS, QUICK_BUDGETS } from './eval-options.js';
+import { chainSessions } from './chain-sessions.js';
+import { DEFAULT_BUDGETS, LONG_BUDGETS, LONG_CALLS, QUICK_BUDGETS, QUICK_LONG_BUDGETS, QUICK_LONG_CALLS } from './eval-options.js';
 import type { EvalOptions } from './eval-options.js';
 import type { EvalResult } from './eval-result.js';
 import { evalPolicies } from './eval-policies.js';
@@ -14,6 +15,7 @@ import { requestRenderer } from './request-renderer.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import type { PolicySummary } from './summary.js';
 import { createTokenMeter } from './token-meter.js';
+import type { Transcript } from './transcript.js';
 
 /** Conversations per corpus in a quick run. */
 export const QUICK_SAMPLE = 12;
@@ -31,10 +33,11 @@ export const QUICK_SAMPLE = 12;
 export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
   const log = options.log ?? (() => undefined);
   const budgets = options.budgets ?? (options.quick ? QUICK_BUDGETS : DEFAULT_BUDGETS);
+  const longBudgets = options.longBudgets ?? (options.quick ? QUICK_LONG_BUDGETS : LONG_BUDGETS);
   const sample = options.sample ?? (options.quick ? QUICK_SAMPLE : Number.POSITIVE_INFINITY);
   const tokenizer = await loadTokenizer('o200k_base');
   const meter = createTokenMeter(tokenizer);
-  const renderer = requestRenderer();
+  const renderer = requestRenderer(tokenizer);
   const policies = await evalPolicies();
   const corpora = await loadCorpus(options.corpusDir, sample);
   const accumulators = new Map<string, SummaryAccumulator>();
@@ -48,20 +51,21 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
     return a;
   };
   const corpusInfo: EvalResult['corpora'][number][] = [];
-  for (const corpus of corpora) {
-    let calls = 0;
-    for (const transcript of corpus.transcripts) {
-      const prepared = prepareCalls(transcript, (node) => itemFromNode(node, tokenizer));
-      calls += prepared.length;
-      for (const budget of budgets) {
-        for (const policy of policies) {
-          const records = await replayPolicy(prepared, policy, budget, meter, renderer.render);
-          const bills = new Map<string, RequestBill[]>(PRICINGS.map((p) => [p.id, priceConversation(records.map((r) => r.shape), p)]));
-          acc(policy.id, budget, corpus.name).add(records, bills);
-          acc(policy.id, budget, 'all').add(records, bills);
-        }
+  const replayAll = async (transcript: Transcript, name: string, atBudgets: readonly number[], inAll: boolean): Promise<number> => {
+    const prepared = prepareCalls(transcript, (node) => itemFromNode(node, tokenizer));
+    for (const budget of atBudgets) {
+      for (const policy of policies) {
+        const records = await replayPolicy(prepared, policy, budget, meter, renderer.render);
+        const bills = new Map<string, RequestBill[]>(PRICINGS.map((p) => [p.id, priceConversation(records.map((r) => r.shape), p)]));
+        acc(policy.id, budget, name).add(records, bills);
+        if (inAll) acc(policy.id, budget, 'all').add(records, bills);
       }
     }
+    return prepared.length;
+  };
+  for (const corpus of corpora) {
+    let calls = 0;
+    for (const transcript of corpus.transcripts) calls += await replayAll(transcript, corpus.name, budgets, true);
     log(`evaluation: ${corpus.name}: ${corpus.transcripts.length} conversations, ${calls} calls`);
     corpusInfo.push({
       name: corpus.name,
@@ -73,9 +77,21 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
       skippedReasons: corpus.skipped,
     });
   }
+  // Each corpus chained into one long session (the whole corpus, not the sample), at the long budgets.
+  const longNames: string[] = [];
+  if (longBudgets.length > 0) {
+    for (const corpus of await loadCorpus(options.corpusDir, Number.POSITIVE_INFINITY)) {
+      const name = `long-${corpus.name}`;
+      const calls = await replayAll(chainSessions(name, corpus.transcripts, options.longCalls ?? (options.quick ? QUICK_LONG_CALLS : LONG_CALLS)), name, longBudgets, false);
+      log(`evaluation: ${name}: one session, ${calls} calls`);
+      corpusInfo.push({ name, conversations: 1, replayed: 1, calls, timestamps: false, skipped: 0 });
+      longNames.push(name);
+    }
+  }
   const summaries: PolicySummary[] = [];
-  for (const corpus of ['all', ...corpora.map((c) => c.name)]) {
-    for (const budget of budgets) {
+  const groups = [...['all', ...corpora.map((c) => c.name)].map((c) => [c, budgets] as const), ...longNames.map((c) => [c, longBudgets] as const)];
+  for (const [corpus, atBudgets] of groups) {
+    for (const budget of atBudgets) {
       const full = acc(policies[0]?.id ?? '', budget, corpus).summarize(null);
       summaries.push(full);
       for (const policy of policies.slice(1)) summaries.push(acc(policy.id, budget, corpus).summarize(full));
@@ -84,6 +100,7 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
   return {
     encoding: meter.encoding,
     budgets,
+    longBudgets,
     policies: policies.map((p) => ({ id: p.id, label: p.label, description: p.description })),
     pricings: PRICINGS,
     corpora: corpusInfo,

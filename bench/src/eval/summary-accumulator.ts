@@ -16,6 +16,9 @@ export class SummaryAccumulator {
   private conversations = 0;
   private readonly tokens: number[] = [];
   private violations = 0;
+  private invalid = 0;
+  private breaks = 0;
+  private rewritten = 0;
   private refusals = 0;
   private firstRefusal: string | null = null;
   private userMisses = 0;
@@ -42,6 +45,9 @@ export class SummaryAccumulator {
     for (const r of records) {
       this.tokens.push(r.tokens);
       if (r.overBudget) this.violations++;
+      if (r.invalid) this.invalid++;
+      if (r.prefixBreak) this.breaks++;
+      this.rewritten += r.rewrittenTokens;
       if (r.refused !== null) {
         this.refusals++;
         this.firstRefusal ??= r.refused;
@@ -88,6 +94,9 @@ export class SummaryAccumulator {
       inputTokens: { total, meanPerCall: ratio(total, calls), p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[calls - 1] ?? 0 },
       budgetViolations: { count: this.violations, share: ratio(this.violations, calls) },
       refusals: { count: this.refusals, first: this.firstRefusal },
+      invalidRequests: this.invalid,
+      prefixBreaks: this.breaks,
+      rewrittenTokens: this.rewritten,
       latestUser: { alwaysPresent: this.userMisses === 0, misses: this.userMisses },
       system: { alwaysPresent: this.systemMisses === 0, misses: this.systemMisses },
       cachedPrefixShare: { tokens: ratio(this.sharedTokens, total), bytes: ratio(this.sharedBytes, this.bytes) },

@@ -23,8 +23,14 @@ export interface PolicySummary {
     readonly max: number;
   };
   readonly budgetViolations: { readonly count: number; readonly share: number };
-  /** Calls the policy refused (its fallback request was measured), with the first reason. */
+  /** Calls the policy refused (nothing was sent), with the first reason. */
   readonly refusals: { readonly count: number; readonly first: string | null };
+  /** Requests that could not be rendered into a valid provider body. */
+  readonly invalidRequests: number;
+  /** Requests that rewrote or dropped part of the previous request of their conversation (a cache prefix break). */
+  readonly prefixBreaks: number;
+  /** Tokens of previous requests after the prefix the next one repeats, summed: what the cache lost. */
+  readonly rewrittenTokens: number;
   readonly latestUser: { readonly alwaysPresent: boolean; readonly misses: number };
   readonly system: { readonly alwaysPresent: boolean; readonly misses: number };
   /** Token- and byte-weighted share of each request identical to the previous request of its conversation. */

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Block, ContextItem } from '@ctxgit/rules';
-import type { Tokenizer } from '@ctxgit/tokenize';
+import { messageOverhead } from '@ctxgit/tokenize';
+import type { MessageOverhead, Tokenizer } from '@ctxgit/tokenize';
 
-/** Tokens a chat message costs beyond its text (OpenAI's published accounting: 3 per message). */
-export const MESSAGE_OVERHEAD_TOKENS = 3;
-/** Tokens every request costs beyond its messages (the reply priming: 3). */
-export const REQUEST_OVERHEAD_TOKENS = 3;
+/** The wrappers of the OpenAI Chat Completions request the evaluation renders (`@ctxgit/tokenize`). */
+export const OVERHEAD: MessageOverhead = messageOverhead('openai-chat');
 
-/** Measures items the same way for every policy: exact token counts of their visible text plus message overhead. */
+/** Measures items the same way for every policy: exact token counts of their visible text plus the wrappers of an OpenAI chat request. */
 export interface TokenMeter {
   readonly encoding: string;
   /** The text of blocks as the model sees and the recall metric searches it. */
@@ -27,14 +26,15 @@ function blocksText(blocks: readonly Block[]): string {
 }
 
 /**
- * A memoizing {@link TokenMeter} over `tokenizer`.
+ * A memoizing {@link TokenMeter} over `tokenizer`, with the wrappers of `overhead` (default: the OpenAI chat
+ * request the evaluation renders).
  * @example
  * ```ts
  * const meter = createTokenMeter(await loadTokenizer('o200k_base'));
  * meter.requestTokens(items);
  * ```
  */
-export function createTokenMeter(tokenizer: Tokenizer): TokenMeter {
+export function createTokenMeter(tokenizer: Tokenizer, overhead: Omit<MessageOverhead, 'format'> = OVERHEAD): TokenMeter {
   const counts = new Map<string, number>();
   const keys = new WeakMap<ContextItem, string>();
   const count = (text: string): number => {
@@ -46,12 +46,14 @@ export function createTokenMeter(tokenizer: Tokenizer): TokenMeter {
     return n;
   };
   const itemTokens = (item: ContextItem): number =>
-    item.state === 'summarized' ? 0 : count(blocksText(item.blocks)) + MESSAGE_OVERHEAD_TOKENS;
+    item.state === 'summarized'
+      ? 0
+      : count(blocksText(item.blocks)) + overhead.perMessage + (item.blocks.some((b) => b.type === 'tool_call') ? overhead.perToolCall : 0);
   return {
     encoding: tokenizer.encoding,
     text: blocksText,
     itemTokens,
-    requestTokens: (items) => items.reduce((sum, item) => sum + itemTokens(item), REQUEST_OVERHEAD_TOKENS),
+    requestTokens: (items) => items.reduce((sum, item) => sum + itemTokens(item), overhead.perRequest),
     itemKey(item) {
       let key = keys.get(item);
       if (key === undefined) {

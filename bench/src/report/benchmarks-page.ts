@@ -7,6 +7,7 @@ import { jsonTables } from './json-tables.js';
 import { topicCharts } from './topic-charts.js';
 import { markdownTable } from './markdown-table.js';
 import { readmeTable } from './readme-table.js';
+import { budgetsOf, targetsTable } from './targets-table.js';
 
 /** The generated docs page and the charts it links to. */
 export interface BenchmarksPage {
@@ -60,6 +61,9 @@ function policyRows(result: EvalResult, corpus: string, budget: number): string[
       formatPercent(s.dependencyRecall.share),
       `${s.budgetViolations.count} (${formatPercent(s.budgetViolations.share)})`,
       String(s.refusals.count),
+      String(s.invalidRequests ?? 0),
+      formatNumber(s.prefixBreaks ?? 0),
+      formatNumber(s.rewrittenTokens ?? 0),
       yes(s.latestUser.alwaysPresent),
       yes(s.system.alwaysPresent),
     ]);
@@ -78,6 +82,9 @@ function policyHeader(result: EvalResult): string[] {
     'dependency recall',
     'over budget',
     'refused',
+    'invalid',
+    'prefix breaks',
+    'tokens rewritten',
     'latest user always',
     'system always',
   ];
@@ -107,7 +114,7 @@ function evaluationSection(result: EvalResult, charts: readonly Chart[]): string
   out.push(
     '## What the context costs and keeps',
     '',
-    `Every corpus transcript is imported with \`@ctxgit/dag\`'s importers into an in-memory DAG and linearized as its branch view; then it is replayed call by call: for each assistant node, the request is what each policy builds from every node before it, under each budget (${result.budgets.map(formatBudget).join(', ')} tokens for the whole request). The policies all see the same calls, in one run. Tokens are exact \`${result.encoding}\` counts of each item's text (text, tool name and arguments, tool result) plus 3 tokens per message and 3 per request (OpenAI's published accounting). A quick run replays an even sample of each corpus; the full run replays every conversation.`,
+    `Every corpus transcript is imported with \`@ctxgit/dag\`'s importers into an in-memory DAG and linearized as its branch view; then it is replayed call by call: for each assistant node, the request is what each policy builds from every node before it, under each budget (${result.budgets.map(formatBudget).join(', ')} tokens for the whole request; each corpus is also chained into one long session replayed at ${(result.longBudgets ?? []).map(formatBudget).join(', ')}). The policies all see the same calls, in one run. A request's tokens are what the provider receives: the body rendered by \`@ctxgit/render\` as OpenAI Chat Completions, counted by \`countRequest\` of \`@ctxgit/tokenize\` with exact \`${result.encoding}\` counts (message and tool-call wrappers, reply priming); the price model counts each item's text plus the same wrappers. A quick run replays an even sample of each corpus; the full run replays every conversation.`,
     '',
     markdownTable(['corpus', 'conversations', 'replayed', 'calls', 'timestamps', 'skipped by the importer'], corpusRows),
     '',
@@ -118,6 +125,14 @@ function evaluationSection(result: EvalResult, charts: readonly Chart[]): string
     markdownTable(['policy', 'what it does'], result.policies.map((p) => [p.label, p.description])),
     '',
   );
+  out.push(
+    '### ctxgit against the cheapest baseline that stays under budget',
+    '',
+    'For every corpus and budget (and each corpus chained into one long session): ctxgit\'s billed cost divided by that of the cheapest policy other than ctxgit that sent no request over the budget (masking included; "none" when every baseline went over), under each price model; its dependency recall; requests over budget, latest user turn missing, invalid and refused.',
+    '',
+    targetsTable(result),
+    '',
+  );
   for (const budget of result.budgets) {
     out.push(`### All corpora, budget ${formatBudget(budget)} tokens`, '', markdownTable(policyHeader(result), policyRows(result, 'all', budget)), '');
   }
@@ -125,7 +140,7 @@ function evaluationSection(result: EvalResult, charts: readonly Chart[]): string
   for (const c of charts) out.push(`![${c.title}](benchmarks/${c.file})`, '');
   out.push('### Per corpus', '');
   for (const corpus of result.corpora) {
-    for (const budget of result.budgets) {
+    for (const budget of budgetsOf(result, corpus.name)) {
       out.push(`#### ${corpus.name}, budget ${formatBudget(budget)}`, '', markdownTable(policyHeader(result), policyRows(result, corpus.name, budget)), '');
     }
   }
@@ -167,7 +182,7 @@ function pricingSection(result: EvalResult): string {
     'Sources (the providers\' published pages; prices change, check them before reusing the figures):',
     '',
     ...[...new Set(result.pricings.flatMap((p) => p.sources))].map((s) => `- ${s}`),
-    '- Anthropic context editing (`clear_tool_uses_20250919`): https://docs.claude.com/en/docs/build-with-claude/context-editing — `trigger` (input tokens, default 100,000), `keep` (tool uses, default 3), `clear_at_least` (clearing is skipped unless it frees that many tokens), `exclude_tools`, `clear_tool_inputs` (default false); applied server-side to the full history of each request; clearing invalidates the cached prefix from the first cleared result. The docs do not give the exact placeholder text; this page uses `[cleared]`, the placeholder of LangChain\'s `ClearToolUsesEdit` (https://reference.langchain.com/python/langchain/agents/middleware/context_editing/ClearToolUsesEdit), which mirrors the strategy. Here the trigger is the budget, `keep` 3, `clear_at_least` 0, no excluded tools, inputs kept.',
+    '- Anthropic context editing (`clear_tool_uses_20250919`): https://docs.claude.com/en/docs/build-with-claude/context-editing — `trigger` (input tokens, default 100,000), `keep` (tool uses, default 3), `clear_at_least` (clearing is skipped unless it frees that many tokens), `exclude_tools`, `clear_tool_inputs` (default false); applied server-side to the full history of each request; clearing invalidates the cached prefix from the first cleared result. The docs do not give the exact placeholder text; this page uses `[cleared]`, the placeholder of LangChain\'s `ClearToolUsesEdit` (https://reference.langchain.com/python/langchain/agents/middleware/context_editing/ClearToolUsesEdit), which mirrors the strategy. Here the trigger is the budget, `keep` 3, `clear_at_least` 0 (and, for the second clearing policy, a quarter of the budget), no excluded tools, inputs kept. Observation masking follows Lindenbauer et al., "The Complexity Trap" (2025): every observation but the last N is replaced with a placeholder on every call.',
     '',
   ].join('\n');
 }
@@ -181,7 +196,9 @@ const METRICS = [
   '- **cached prefix**: of all tokens sent, the share that repeats, byte for byte and from the start, the previous request of the same conversation — what a positional provider cache can reuse. The JSON also holds the same share in bytes of the request bodies rendered by `@ctxgit/render` as OpenAI Chat Completions (`cachedPrefixShare.bytes`).',
   '- **dependency recall**: an assistant step *reuses* a distinctive identifier (5–64 characters, containing a letter, path and identifier punctuation `_ . / - :` kept, common English words removed, case-insensitive) when it writes one that appears in an earlier tool result and in no earlier system or user text. Recall is the share of those reuses still visible (as an identifier of some item) in the request that produced the step, summed over all steps.',
   '- **over budget**: requests whose input tokens exceed the budget. The full history\'s count shows how much pressure each budget puts on the transcripts.',
-  '- **refused**: calls where the policy gave up (ctxgit\'s pipeline throws `RulesOverBudgetError` when folding cannot bring the history under the emergency mark, e.g. when the system prompt alone nearly fills the budget). Such a call is measured as the previous items plus the new messages, unprocessed — what an integrator that falls back to "send it anyway" would send — and the next call starts from there.',
+  '- **refused**: calls where the policy gave up (ctxgit\'s pipeline throws `RulesOverBudgetError`, naming the numbers, when even the latest round with every cut cannot fit the window, e.g. when the system prompt alone nearly fills it). Nothing is sent: the call counts no tokens and no recall; the next call starts from the previous items plus the new messages.',
+  '- **invalid**: requests `@ctxgit/render` could not turn into a valid provider body.',
+  '- **prefix breaks / tokens rewritten**: requests that rewrote or dropped part of the previous request of their conversation, and the tokens of the previous request after the prefix the next one repeats (what the cache loses).',
   '- **latest user always / system always**: whether, in every request, the latest user turn and every system item were present, unchanged and in full.',
   '',
 ].join('\n');
@@ -194,8 +211,8 @@ const CAVEATS = [
   '- **Output tokens and latency.** Output is the same for every policy and left out of the cost; no latency is modelled.',
   '- **Cache behaviour in production.** The price model is positional and item-granular, with two breakpoints per request and a 5-minute lifetime; real caches also evict under load and may match partial items. Transcripts without timestamps are billed as if every call followed the previous one immediately.',
   '- **Token counts for Anthropic.** Anthropic publishes no tokenizer; every policy is counted with `o200k_base` for both price models, so the Anthropic figures are in o200k tokens (the ratios between policies are what carries over).',
-  '- **ctxgit\'s budget.** The ctxgit policies get the request budget minus the system items and the request overhead as their history budget, and count each item with the same meter as the evaluation; their fold band (fold at the upper mark, down to the lower mark, emergency mark) is the package default, so they aim below the budget by design.',
-  '- **Small corpus.** The corpus is small (tau-bench airline, a set of SWE-agent trajectories, a few Claude Code sessions) and its conversations are short, so the budgets are small to make every policy act; longer sessions would stress folding and epochs more.',
+  '- **ctxgit\'s budget.** The ctxgit policies run in a request frame (`request: { window: budget, overhead: messageOverhead(\'openai-chat\') }`): the rules count every item with its wrappers and give the history what the window leaves after the system items; their fold band (fold at the upper mark, down to the lower mark, emergency mark) is the package default, so they aim below the budget by design.',
+  '- **Small corpus.** The corpus is small (tau-bench airline, a set of SWE-agent trajectories, a few Claude Code sessions) and its conversations are short: at the larger budgets few policies act, and the long sessions are the corpus\'s own conversations chained (cycled with new ids when a corpus holds fewer calls), not real long sessions.',
   '- **Modelled comparators and synthetic inputs.** The full-copy store is not a real checkpoint library: its bytes are the JSON of the item list per snapshot, raw and deflated; real savers add their own metadata, and some save only the channels that changed. The dag, git, graph, pipeline and render topics run on synthetic sessions shaped like agent sessions; the one-turn figures and the evaluation run on the corpus.',
   '- **Timings** are medians of several runs on the machine in the stamp; compare ratios measured in the same run, not absolute figures across machines.',
   '',

@@ -21,8 +21,10 @@ import { validateJson } from './validate-json.js';
  *   kept as a separate user node (`metadata.source.role` records its role).
  *
  * A call with no observation (typically the final `submit`) gets an empty output flagged
- * `metadata.source.resultMissing` (counted in `stats.unansweredCalls`). Messages with `is_demo: true` are
- * skipped and counted as `skipped.demo`; the parallel `trajectory` array repeats the history and is counted as
+ * `metadata.source.resultMissing` (counted in `stats.unansweredCalls`). Messages with `is_demo: true` (the
+ * demonstrations SWE-agent puts in every request) are kept like any other message, with `is_demo` in
+ * `metadata.source`, so a replay sends what the agent sent (a demonstration's action is answered only by a
+ * demonstration message); the parallel `trajectory` array repeats the history and is counted as
  * `skipped.trajectory` (its step count); other top-level fields go to `Transcript.metadata`. Every other field
  * of a message (`agent`, `message_type`, `thought`, `action`, ...) is kept in `metadata.source`.
  *
@@ -60,14 +62,11 @@ export function importSweAgentTraj(source: unknown, opts?: ImportOptions): Trans
   const units: ChatUnit[] = [];
   const open = new Map<string, ChatCall>();
   let pendingAction: ChatCall | undefined;
+  let pendingDemo = false;
   top.history.forEach((m, index) => {
     b.attempt({ index }, () => {
       if (!isRecord(m)) bad(`message is ${kindOf(m)}; expected an object`);
       validateJson(m, 'message');
-      if (m['is_demo'] === true) {
-        b.skip('demo');
-        return;
-      }
       const role = m['role'];
       if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool') bad(`unknown role ${JSON.stringify(role)}`);
       const output = chatText(m['content'], role === 'assistant');
@@ -82,6 +81,8 @@ export function importSweAgentTraj(source: unknown, opts?: ImportOptions): Trans
         open.delete(id);
         return;
       }
+      // A demonstration's action is answered only by a demonstration: the first real message starts the task.
+      if (pendingAction !== undefined && pendingDemo && m['is_demo'] !== true) pendingAction = undefined;
       if ((role === 'user' || role === 'tool') && pendingAction !== undefined) {
         pendingAction.result = { output, source: { ...source, role } };
         pendingAction = undefined;
@@ -103,6 +104,7 @@ export function importSweAgentTraj(source: unknown, opts?: ImportOptions): Trans
         const action = m['action'];
         if (fc.length === 0 && typeof action === 'string' && action.trim() !== '') {
           pendingAction = { name: action.trim().split(/\s+/)[0] ?? action, input: { command: action }, source: { style: 'action' } };
+          pendingDemo = m['is_demo'] === true;
           calls.push(pendingAction);
         }
       }

@@ -21,7 +21,7 @@ describe('importSweAgentTraj on the SWE-agent corpus', () => {
     it(`${file}: node counts match the history`, async () => {
       const text = readCorpus('swe-agent', file);
       const traj = JSON.parse(text) as { history: H[]; trajectory?: unknown[] };
-      const history = traj.history.filter((m) => m.is_demo !== true);
+      const history = traj.history;
       // Count independently: every non-observation message is a node, plus one tool node per call or action.
       let conversation = 0;
       let calls = 0;
@@ -48,7 +48,7 @@ describe('importSweAgentTraj on the SWE-agent corpus', () => {
       expect(t.entries).toHaveLength(conversation + calls);
       expect(t.stats['toolResults'] ?? 0).toBe(observations.length);
       expect(t.stats['unansweredCalls'] ?? 0).toBe(calls - observations.length);
-      expect(t.skipped['demo'] ?? 0).toBe(traj.history.length - history.length);
+      expect(t.skipped['demo']).toBeUndefined();
       expect(t.skipped['trajectory'] ?? 0).toBe(traj.trajectory?.length ?? 0);
       expect(t.malformed).toEqual([]);
       const { nodes, view } = await store(t);
@@ -82,25 +82,34 @@ describe('importSweAgentTraj on the SWE-agent corpus', () => {
 });
 
 describe('importSweAgentTraj', () => {
-  it('skips and counts demonstrations', () => {
+  it('keeps demonstrations (SWE-agent sends them in every request), marked is_demo', () => {
     const t = importSweAgentTraj({
       history: [
         { role: 'system', content: 's' },
         { role: 'user', content: 'demo q', is_demo: true },
         { role: 'assistant', content: 'demo a', action: 'ls', is_demo: true },
+        { role: 'user', content: 'demo obs', is_demo: true },
+        { role: 'assistant', content: 'demo b', action: 'submit', is_demo: true },
         { role: 'user', content: 'task' },
         { role: 'assistant', content: [{ type: 'text', text: 'run ls' }], action: 'ls -la' },
         { role: 'user', content: 'a b' },
       ],
     });
-    expect(t.skipped).toEqual({ demo: 2 });
+    expect(t.skipped).toEqual({});
     expect(t.entries.map((e) => [e.role, e.output])).toEqual([
       ['system', 's'],
+      ['user', 'demo q'],
+      ['assistant', 'demo a'],
+      ['tool', 'demo obs'],
+      ['assistant', 'demo b'],
+      ['tool', ''],
       ['user', 'task'],
       ['assistant', 'run ls'],
       ['tool', 'a b'],
     ]);
-    expect(t.entries[3]).toMatchObject({ name: 'ls', input: { command: 'ls -la' }, caller: 2 });
+    expect(t.entries[1]?.metadata?.['source']).toMatchObject({ is_demo: true });
+    expect(t.entries[6]?.metadata?.['source']).not.toHaveProperty('is_demo');
+    expect(t.entries[8]).toMatchObject({ name: 'ls', input: { command: 'ls -la' }, caller: 7 });
   });
 
   it.each<[unknown, string, number | undefined]>([

@@ -387,7 +387,9 @@ function continuationView(
     const shared = reused.get(n.key);
     return `- ${name} ${args}: ${shared !== undefined ? oneLine(shared.slice(0, 6).join(', '), 110) : first}`;
   };
-  const header = `[ctxgit brief] ${g.filter((n) => n.step).length} steps, ${g.length - g.filter((n) => n.step).length} tool results`;
+  const steps = g.filter((n) => n.step).length;
+  const results = g.length - steps;
+  const header = `[ctxgit brief] ${steps} ${steps === 1 ? 'step' : 'steps'}, ${results} ${results === 1 ? 'tool result' : 'tool results'}`;
   const titles: Record<Section, string> = { next: 'NEXT:', onDisk: 'ON DISK:', ruledOut: 'RULED OUT:', established: 'ESTABLISHED:' };
   const taken: Record<Section, string[]> = { next: [], onDisk: [], ruledOut: [], established: [] };
   let used = bytes(header);

@@ -6,7 +6,7 @@ const encoder = new TextEncoder();
 
 /** Deterministic brief of a span without tool work: one line per message, newest kept first, printed in order. */
 export function conversationBrief(items: readonly ContextItem[], allowance: number): string {
-  const header = `[ctxgit brief] ${items.length} earlier messages`;
+  const header = `[ctxgit brief] ${items.length} earlier ${items.length === 1 ? 'message' : 'messages'}`;
   let used = encoder.encode(header).length;
   const lines: string[] = [];
   for (let i = items.length - 1; i >= 0; i--) {

@@ -6,8 +6,8 @@ import { foldRule } from './rules/fold-rule.js';
 import { idleRule } from './rules/idle-rule.js';
 
 /**
- * The standard pipeline: {@link capRule}, {@link agingRule}, {@link idleRule}, {@link foldRule}, all built
- * from the same options.
+ * The standard pipeline: {@link agingRule}, {@link idleRule}, {@link foldRule}, {@link capRule}, all built
+ * from the same options. The cap comes last: it cuts only what folding could not bring under the upper mark.
  *
  * @param options - See {@link RulesOptions}; every number has a default.
  * @returns The rules, in order.
@@ -15,9 +15,9 @@ import { idleRule } from './rules/idle-rule.js';
  * @example
  * ```ts
  * const rules = defaultRules({ tailTurns: 3, capChars: 4000 });
- * pipelineVersion(rules); // 'cap@1+aging@1+idle@1+fold@2'
+ * pipelineVersion(rules); // 'aging@1+idle@1+fold@3+cap@2'
  * ```
  */
 export function defaultRules(options: RulesOptions = {}): readonly Rule[] {
-  return [capRule(options), agingRule(options), idleRule(options), foldRule(options)];
+  return [agingRule(options), idleRule(options), foldRule(options), capRule(options)];
 }

@@ -38,17 +38,37 @@ export class RulesInvariantError extends RulesError {
   }
 }
 
+/** The request a refusal was computed for (present when the pipeline ran with a request frame); all in tokens. */
+export interface RefusedRequest {
+  readonly window: number;
+  readonly outputReserve: number;
+  /** Tool definitions and other tokens outside the items. */
+  readonly fixedTokens: number;
+  /** The system items with their wrappers, and the per-request tokens. */
+  readonly systemTokens: number;
+  /** The latest round (the last user turn and every step and result after it) after every cut the rules allow. */
+  readonly latestRoundTokens: number;
+  /** The whole request as it would be sent. */
+  readonly requestTokens: number;
+}
+
 /**
- * Folding could not bring the visible history under the emergency mark (code `E_RULES_OVER_BUDGET`):
- * what is left is pinned, protected, locked or too small to fold.
+ * The rules could not bring the visible history under the emergency mark (code `E_RULES_OVER_BUDGET`): what is
+ * left is pinned, protected, locked, the latest round, or too small to fold or cut. With a request frame, `data`
+ * also names the request's parts (`window`, `outputReserve`, `fixedTokens`, `systemTokens`, `latestRoundTokens`,
+ * `requestTokens`): nothing is sent over the window.
  */
 export class RulesOverBudgetError extends RulesError {
-  constructor(historyTokens: number, emergencyTokens: number, attempts: number) {
+  constructor(historyTokens: number, emergencyTokens: number, attempts: number, request?: RefusedRequest) {
     super(
       'E_RULES_OVER_BUDGET',
-      `history holds ${historyTokens} tokens after ${attempts} fold attempt(s), above the emergency mark of ${emergencyTokens}; ` +
-        'raise the history budget, unpin items, or lower the protected share.',
-      { historyTokens, emergencyTokens, attempts },
+      `history holds ${historyTokens} tokens after ${attempts} fold attempt(s), above the emergency mark of ${emergencyTokens}` +
+        (request === undefined
+          ? ''
+          : ` (the request would hold ${request.requestTokens} tokens: system ${request.systemTokens}, tools and other fixed ${request.fixedTokens}, ` +
+            `latest round ${request.latestRoundTokens}; window ${request.window}, ${request.outputReserve} kept for the reply)`) +
+        '; raise the budget or window, shorten the system prompt or tools, unpin items, or lower the protected share.',
+      { historyTokens, emergencyTokens, attempts, ...(request === undefined ? {} : request) },
     );
   }
 }

@@ -6,10 +6,10 @@ import { factsOf } from './list-facts.js';
 import { hasKey } from './key-index.js';
 import { changesSince, recordEdit } from './list-lineage.js';
 import { defaultRules } from './default-rules.js';
-import { RulesInputError } from './errors.js';
+import { RulesInputError, RulesOverBudgetError, type RefusedRequest } from './errors.js';
 import type { ContextItem } from './item.js';
 import { itemFromNode } from './item-from-node.js';
-import type { PipelineContext, PipelineInput, PipelineReport, PipelineResult, RuleReport } from './pipeline.js';
+import type { PipelineContext, PipelineInput, PipelineReport, PipelineResult, RequestFrame, RuleReport } from './pipeline.js';
 import { pipelineVersion } from './pipeline-version.js';
 import { resolveBand } from './resolve-band.js';
 import type { Rule, RuleContext } from './rule.js';
@@ -29,7 +29,9 @@ export function executePipeline(
 ): PipelineResult & { readonly ctx: RuleContext; readonly version: string } {
   if (!Number.isFinite(context.now)) throw new RulesInputError('context.now', 'expected milliseconds since the epoch');
   if (typeof context.tokenizer?.count !== 'function') throw new RulesInputError('context.tokenizer', 'expected a Tokenizer');
-  const band = resolveBand(context.historyBudget, context.band);
+  const frame = context.request;
+  if (frame !== undefined) checkFrame(frame);
+  const countTokens = tokenCounter(context, frame);
   const rules: readonly Rule[] = context.rules ?? (standard ??= defaultRules());
   const version = pipelineVersion(rules);
   // A list that passed the invariants has unique keys; others are checked once here.
@@ -48,9 +50,10 @@ export function executePipeline(
     if (addedKeys.has(it.key) || hasKey(parentItems, it.key)) throw new RulesInputError('newNodes', `key ${it.key} is already in the list`);
     if (it.state === 'summary' || it.state === 'summarized') throw new RulesInputError('newNodes', `item ${it.key}: ${it.state} items come only from folding`);
     addedKeys.add(it.key);
-    added.push(isItem(x) ? { ...it, tokens: countBlockTokens(context.tokenizer, it.blocks) } : it);
+    added.push(isItem(x) || frame?.overhead !== undefined ? { ...it, tokens: countTokens(it.blocks) } : it);
   }
-  const countTokens = (blocks: ContextItem['blocks']): number => countBlockTokens(context.tokenizer, blocks);
+  const system = systemTokens(parentItems) + systemTokens(added);
+  const band = resolveBand(historyBudgetOf(context, frame, system), context.band);
   const historyTokens = (items: readonly ContextItem[]): number => factsOf(items).history;
   let epoch: boolean | undefined;
   const ctx: RuleContext = {
@@ -78,10 +81,14 @@ export function executePipeline(
     reports.push(diffCounts(rule.name, cur, next, at));
     cur = next;
   }
-  // Later runs on this list skip the whole-list checks of unchanged items.
-  learnValid(cur);
   const t = factsOf(cur);
   const sum = (f: keyof Omit<RuleReport, 'rule'>): number => reports.reduce((s, r) => s + r[f], 0);
+  // No result above the emergency mark when the pipeline folds (the fold's contract, checked once every later rule,
+  // the cap, had its turn) or has a request frame (above it, the request would not fit the window).
+  const enforced = frame !== undefined || rules.some((r) => r.name === 'fold');
+  if (enforced && t.history > band.emergency) throw new RulesOverBudgetError(t.history, band.emergency, sum('summaries'), frame === undefined ? undefined : refused(cur, frame, system, t.total));
+  // Later runs on this list skip the whole-list checks of unchanged items.
+  learnValid(cur);
   const report: PipelineReport = {
     added: added.length,
     capped: sum('capped'),
@@ -91,18 +98,89 @@ export function executePipeline(
     summaries: sum('summaries'),
     epoch: epoch === true,
     summarizerFallbacks: 0,
+    rewrittenTokens: 0,
+    keptPrefixTokens: 0,
     rules: reports,
   };
   const changes = changesSince(cur, parentItems, 64);
   const changed = changes?.changed.filter((i) => cur[i] !== parentItems[i]);
+  const firstChangedIndex = firstChanged(parentItems, cur, changes);
+  let rewrittenTokens = 0;
+  for (let i = firstChangedIndex; i < parentItems.length; i++) {
+    const it = parentItems[i] as ContextItem;
+    if (it.state !== 'summarized') rewrittenTokens += it.tokens;
+  }
+  const keptPrefixTokens = (parentItems.length === 0 ? 0 : factsOf(parentItems).total) - rewrittenTokens;
   return {
     items: cur,
     totalTokens: t.total,
     historyTokens: t.history,
-    firstChangedIndex: firstChanged(parentItems, cur, changes),
+    firstChangedIndex,
     ...(changed === undefined ? {} : { changedPositions: changed }),
-    report,
+    report: { ...report, rewrittenTokens, keptPrefixTokens },
     ctx,
     version,
   };
+}
+
+const wholeTokens = (name: string, v: number | undefined, min: number): number => {
+  const n = v ?? 0;
+  if (!Number.isSafeInteger(n) || n < min) throw new RulesInputError(`request.${name}`, `expected an integer number of tokens >= ${min}, got ${String(v)}`);
+  return n;
+};
+
+function checkFrame(frame: RequestFrame): void {
+  wholeTokens('window', frame.window, 1);
+  wholeTokens('outputReserve', frame.outputReserve, 0);
+  wholeTokens('fixedTokens', frame.fixedTokens, 0);
+  const o = frame.overhead;
+  if (o !== undefined) for (const k of ['perMessage', 'perToolCall', 'perRequest'] as const) wholeTokens(`overhead.${k}`, o[k], 0);
+}
+
+/** Tokens of blocks as the request holds them: their text, plus the message wrappers of the frame's format. */
+function tokenCounter(context: PipelineContext, frame: RequestFrame | undefined): (blocks: ContextItem['blocks']) => number {
+  const o = frame?.overhead;
+  if (o === undefined) return (blocks) => countBlockTokens(context.tokenizer, blocks);
+  return (blocks) => countBlockTokens(context.tokenizer, blocks) + o.perMessage + (blocks.some((b) => b.type === 'tool_call') ? o.perToolCall : 0);
+}
+
+function systemTokens(items: readonly ContextItem[]): number {
+  let n = 0;
+  for (const it of items) if (it.role === 'system' && it.state !== 'summarized') n += it.tokens;
+  return n;
+}
+
+/** The history budget: the one given, or what the frame leaves of the window, whichever is smaller. */
+function historyBudgetOf(context: PipelineContext, frame: RequestFrame | undefined, system: number): number {
+  if (frame === undefined) {
+    if (context.historyBudget === undefined) throw new RulesInputError('historyBudget', 'expected a positive number of tokens (or a request frame)');
+    return context.historyBudget;
+  }
+  const left = frame.window - (frame.outputReserve ?? 0) - (frame.fixedTokens ?? 0) - (frame.overhead?.perRequest ?? 0) - system;
+  if (left <= 0) throw new RulesOverBudgetError(0, 0, 0, requestFigures(frame, system, 0, system));
+  return Math.min(context.historyBudget ?? left, left);
+}
+
+function requestFigures(frame: RequestFrame, system: number, latestRound: number, total: number): RefusedRequest {
+  const fixed = frame.fixedTokens ?? 0;
+  const perRequest = frame.overhead?.perRequest ?? 0;
+  return {
+    window: frame.window,
+    outputReserve: frame.outputReserve ?? 0,
+    fixedTokens: fixed,
+    systemTokens: system + perRequest,
+    latestRoundTokens: latestRound,
+    requestTokens: total + fixed + perRequest,
+  };
+}
+
+/** The figures of a refused request: its parts, the latest round from the last user turn on. */
+function refused(items: readonly ContextItem[], frame: RequestFrame, system: number, total: number): RefusedRequest {
+  let latest = 0;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i] as ContextItem;
+    if (it.state !== 'summarized' && it.role !== 'system') latest += it.tokens;
+    if (it.role === 'user' && it.state !== 'summary' && it.state !== 'summarized') break;
+  }
+  return requestFigures(frame, system, latest, total);
 }

@@ -1,6 +1,6 @@
 export type { Block, ContextItem, ItemState } from './item.js';
 export { RulesError, RulesInputError, RulesInvariantError, RulesOverBudgetError } from './errors.js';
-export type { InvariantKind } from './errors.js';
+export type { InvariantKind, RefusedRequest } from './errors.js';
 export type { Band, Rule, RuleContext } from './rule.js';
 export { DEFAULT_PROTECTED_TOOLS } from './options.js';
 export type { RulesOptions } from './options.js';
@@ -11,6 +11,7 @@ export type {
   PipelineInput,
   PipelineReport,
   PipelineResult,
+  RequestFrame,
   RuleReport,
   SummarizeInput,
   Summarizer,

@@ -1,5 +1,5 @@
 import type { Node } from '@ctxgit/dag';
-import type { Tokenizer } from '@ctxgit/tokenize';
+import type { MessageOverhead, Tokenizer } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
 import type { Rule } from './rule.js';
 
@@ -20,13 +20,35 @@ export interface BandOptions {
 /** A new entry for the pipeline: a DAG node, or an item the caller built (an attach expansion). */
 export type PipelineInput = Node | ContextItem;
 
+/**
+ * The request the items go into: the window it must fit, and what it holds besides the history. With a frame the
+ * rules count every item as the provider does (its text plus its message wrappers) and give the history what is
+ * left of the window, so no request passes the window.
+ */
+export interface RequestFrame {
+  /** The model's context window, in tokens. */
+  readonly window: number;
+  /** Tokens kept free for the reply. @defaultValue 0 */
+  readonly outputReserve?: number;
+  /** Tokens of the request that are not items: tool definitions, a system prompt held outside the list. @defaultValue 0 */
+  readonly fixedTokens?: number;
+  /** Wrapper tokens of the provider's format (`messageOverhead` of `@ctxgit/tokenize`). @defaultValue no wrappers */
+  readonly overhead?: MessageOverhead;
+}
+
 /** Inputs of {@link runPipeline} besides the items. */
 export interface PipelineContext {
   /** Milliseconds since the epoch; the only time the rules see. */
   readonly now: number;
   readonly tokenizer: Tokenizer;
-  /** Tokens the history (all visible non-system items) may occupy. */
-  readonly historyBudget: number;
+  /**
+   * Tokens the history (all visible non-system items) may occupy. With a `request` frame it defaults to what the
+   * frame leaves (`window − outputReserve − fixedTokens − system items − per-request tokens`); given as well, the
+   * smaller one holds. Required without a frame.
+   */
+  readonly historyBudget?: number;
+  /** The request the items go into; see {@link RequestFrame}. @defaultValue none: items are counted by their text */
+  readonly request?: RequestFrame;
   /** The rules, in order. @defaultValue `defaultRules()` */
   readonly rules?: readonly Rule[];
   readonly band?: BandOptions;
@@ -82,6 +104,13 @@ export interface PipelineReport {
   readonly epoch: boolean;
   /** Summaries that kept the deterministic brief: the summarizer resolved to `undefined`, or its text was refused (over the emergency mark). */
   readonly summarizerFallbacks: number;
+  /**
+   * Tokens of the parent's visible items from the first changed position on: what the previous request held that
+   * this one sends rewritten or not at all (the cached prefix it gives up). 0 when only new items were appended.
+   */
+  readonly rewrittenTokens: number;
+  /** Tokens of the leading visible items that this request repeats unchanged from the parent (its reusable prefix). */
+  readonly keptPrefixTokens: number;
   readonly rules: readonly RuleReport[];
 }
 

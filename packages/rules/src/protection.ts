@@ -1,3 +1,5 @@
+import { containsToken } from './contains-token.js';
+import { distinctiveTokens } from './distinctive-tokens.js';
 import type { ContextItem } from './item.js';
 import type { ResolvedRulesOptions } from './options.js';
 import type { RuleContext } from './rule.js';
@@ -54,10 +56,26 @@ function scanFor(items: readonly ContextItem[]): SpanScan {
   return scan;
 }
 
+/** Distinctive tokens the steps after position `from` write: their text and the arguments of the calls they issue. */
+function stepTokensAfter(items: readonly ContextItem[], from: number): ReadonlySet<string> {
+  const parts: string[] = [];
+  for (let i = from + 1; i < items.length; i++) {
+    const it = items[i] as ContextItem;
+    if (it.state === 'summarized' || it.state === 'summary') continue;
+    for (const b of it.blocks) {
+      if (it.role === 'assistant' && b.type === 'text') parts.push(b.text);
+      else if (b.type === 'tool_call') parts.push(b.arguments);
+    }
+  }
+  return distinctiveTokens(parts.join('\n'));
+}
+
 /**
  * Protected items: system items, the latest user item, pinned and anchor items, protected tools, and the
  * tool results of the critical chain of {@link analyzeSpan} (`includeSummarized`) — all, or newest first while
- * their tokens fit in `chainShare` of the history budget, or none. Memoized per list; the graph is kept per
+ * their tokens fit in `chainShare` of the history budget, or none. A chain result before the latest user turn
+ * is protected, once a step has answered that turn, only if a step since the turn reuses it (its work ended when
+ * the new turn started new work). Memoized per list; the graph is kept per
  * session and brought up to date from the first changed item.
  */
 export function protectionOf(items: readonly ContextItem[], options: ResolvedRulesOptions, ctx: RuleContext, chainLimit: ChainLimit = 'all'): Protection {
@@ -67,10 +85,12 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
   const hit = byOpts.get(id);
   if (hit !== undefined) return hit;
   let latestUser: string | undefined;
+  let latestUserAt = -1;
   for (let i = items.length - 1; i >= 0; i--) {
     const it = items[i] as ContextItem;
     if (it.role === 'user' && it.state !== 'summary' && it.state !== 'summarized') {
       latestUser = it.key;
+      latestUserAt = i;
       break;
     }
   }
@@ -84,6 +104,31 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
     }
     return scan;
   };
+  // A chain's work ends with its task: once a step has answered the latest user turn, a result before that turn stays
+  // on the chain only if a step since the turn reuses one of its distinctive tokens (their words and call arguments).
+  // Until a step has answered, nothing is released: the turn may be a confirmation that the next step acts on.
+  let since: ReadonlySet<string> | undefined;
+  const answered = latestUserAt >= 0 && items.slice(latestUserAt + 1).some((it) => it.role === 'assistant' && it.state !== 'summarized');
+  const live = new Map<string, boolean>();
+  const current = (it: ContextItem): boolean => {
+    const at = latestUserAt < 0 ? undefined : scan.positionOf(it.key);
+    if (!answered || at === undefined || at > latestUserAt) return true;
+    let hit = live.get(it.key);
+    if (hit === undefined) {
+      since ??= stepTokensAfter(items, latestUserAt);
+      const result = it.blocks.find((b) => b.type === 'tool_result');
+      const text = result?.type === 'tool_result' ? result.output.toLowerCase() : '';
+      hit = false;
+      for (const t of since) {
+        if (containsToken(text, t)) {
+          hit = true;
+          break;
+        }
+      }
+      live.set(it.key, hit);
+    }
+    return hit;
+  };
   // The newest chain results within the share, when only a share is protected.
   let share: Set<string> | undefined;
   if (options.graphProtection && chainLimit === 'share') {
@@ -93,7 +138,7 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
     let used = 0;
     for (const key of scan.chainResultsNewestFirst()) {
       const it = byKey.get(key) as ContextItem;
-      if (it.role !== 'tool' || it.state === 'summarized') continue;
+      if (it.role !== 'tool' || it.state === 'summarized' || !current(it)) continue;
       if (used + it.tokens > allowance) break;
       used += it.tokens;
       share.add(key);
@@ -107,7 +152,7 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
       if (it.key === latestUser || it.role === 'system' || it.pinned === true || it.isAnchor === true) return true;
       if (it.role !== 'tool') return false;
       // The chain first: a Set lookup, where the tool name costs a lower-casing.
-      if (share === undefined && chainAll && synced().onChain(it.key)) return true;
+      if (share === undefined && chainAll && synced().onChain(it.key) && current(it)) return true;
       const name = toolName(it);
       if (name !== undefined && options.protectedTools.has(name)) return true;
       return share !== undefined && share.has(it.key);

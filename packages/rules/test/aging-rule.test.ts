@@ -77,3 +77,32 @@ describe('agingRule', () => {
     expect(r.items.find((i) => i.key === 'n5')!.state).toBe('aged');
   });
 });
+
+describe('protection lets go', () => {
+  /** Task 1: each step reuses an identifier of the previous result (a critical chain); then a new user turn. */
+  const twoTasks = (reuse: boolean): NodeBuilder => {
+    const b = new NodeBuilder();
+    b.text('user', 'trace the value');
+    for (let i = 0; i < 5; i++) {
+      b.text('assistant', i === 0 ? 'start' : `follow marker_${i - 1}_value`);
+      b.tool('lookup', { q: `q${i}` }, `marker_${i}_value ` + 'd'.repeat(200));
+    }
+    b.text('user', 'now something else');
+    b.text('assistant', reuse ? 'finish marker_3_value' : 'new work');
+    for (let i = 0; i < 3; i++) {
+      b.text('assistant', `other ${i}`);
+      b.tool('other', { q: `o${i}` }, 'e'.repeat(200));
+    }
+    return b;
+  };
+  const chainStates = (reuse: boolean): string[] =>
+    runPipeline([], twoTasks(reuse).nodes, { ...base, rules: [agingRule()] }).items.filter((i) => i.role === 'tool' && (i.blocks[0] as { name: string }).name === 'lookup').map((i) => i.state);
+
+  it('ages the finished chain once a step answered the new user turn without reusing it', () => {
+    expect(chainStates(false)).toEqual(['aged', 'aged', 'aged', 'aged', 'aged']);
+  });
+
+  it('keeps a chain result that a step since the new turn reuses', () => {
+    expect(chainStates(true)).toEqual(['aged', 'aged', 'aged', 'full', 'aged']);
+  });
+});

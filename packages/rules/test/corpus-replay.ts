@@ -118,6 +118,7 @@ export function replay(nodes: readonly Node[], historyBudget: number, tokenizer:
     // The next step: the assistant's text plus the arguments of the calls it issues.
     const calls = nodes.slice(i + 1).filter((n) => n.caller === next.id);
     const step = distinctiveTokens([next.output, ...calls.map((c) => JSON.stringify(c.input ?? {}))].join('\n'));
+    const latestUserSeq = lastUser?.seq ?? -1;
     const analysis = analyzeSpan(items, { includeSummarized: true });
     const chain = new Set(analysis.criticalChain);
     const seen = visibleText(items);
@@ -128,7 +129,8 @@ export function replay(nodes: readonly Node[], historyBudget: number, tokenizer:
       const visible = seen.includes(tok);
       f.reused++;
       if (visible) f.reusedVisible++;
-      const onChain = sources.filter((n) => chain.has(n.id) && byKey.get(n.id)?.state !== 'summarized');
+      // The chain of the current task (after the latest user turn): earlier chains may have been released.
+      const onChain = sources.filter((n) => chain.has(n.id) && byKey.get(n.id)?.state !== 'summarized' && n.seq > latestUserSeq);
       if (onChain.length === 0) continue;
       f.chainReused++;
       if (visible) f.chainVisible++;

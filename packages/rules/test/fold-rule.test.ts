@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRules, foldedOriginals, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { defaultBrief, defaultRules, foldedOriginals, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
 import { NodeBuilder, quarterTokenizer } from './helpers.js';
 
 const chatty = (turns: number, size = 400): NodeBuilder => {
@@ -41,20 +41,39 @@ describe('foldRule', () => {
     expect(r.report.summaries).toBe(1);
   });
 
-  it('nests an earlier summary in the next one, leaving its originals as they were', () => {
+  it('folds after the newest summary, leaving it and the cached prefix before it as they were', () => {
     const b = chatty(10);
     const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 1600, rules: [foldRule()] };
     const first = runPipeline([], b.nodes.slice(0, 15), ctx);
     const s1 = first.items.find((i) => i.state === 'summary')!;
-    const second = runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 1200 });
+    const at = first.items.indexOf(s1);
+    const second = runPipeline(first.items, b.nodes.slice(15), ctx);
+    const summaries = second.items.filter((i) => i.state === 'summary');
+    expect(summaries).toHaveLength(2);
+    // Everything up to s1 is the very objects of the first run; the new summary comes after s1.
+    for (let i = 0; i <= at; i++) expect(second.items[i]).toBe(first.items[i]);
+    expect(second.items.indexOf(summaries[1]!)).toBeGreaterThan(at);
+    expect(second.firstChangedIndex).toBeGreaterThan(at);
+    // Down to the lower mark (800) as far as the items after s1 allow (the tail stays): under the upper mark.
+    expect(second.historyTokens).toBeLessThanOrEqual(1280);
+    // The commit reports what it rewrote: the parent's visible tokens from the first changed position on.
+    const rewritten = first.items.slice(second.firstChangedIndex).filter((i) => i.state !== 'summarized').reduce((n, i) => n + i.tokens, 0);
+    expect(second.report.rewrittenTokens).toBe(rewritten);
+    expect(second.report.keptPrefixTokens).toBe(first.totalTokens - rewritten);
+  });
+
+  it('above the emergency mark, nests an earlier summary in the next one, leaving its originals as they were', () => {
+    const b = chatty(10);
+    const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 1600, rules: [foldRule()] };
+    const first = runPipeline([], b.nodes.slice(0, 15), ctx);
+    const s1 = first.items.find((i) => i.state === 'summary')!;
+    const second = runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 700 });
     const summaries = second.items.filter((i) => i.state === 'summary');
     expect(summaries).toHaveLength(1);
     const s2 = summaries[0]!;
-    expect(s2.key).not.toBe(s1.key);
-    // s2 folds s1 and the items after it; s1 becomes summarized into s2 and keeps its list.
-    expect(s2.folded![0]).toBe(s1.key);
+    // s2 folds s1 (through the summaries of this run) and the items after it; s1 keeps its list.
     expect(second.items.indexOf(s2)).toBe(first.items.indexOf(s1));
-    expect(second.items.find((i) => i.key === s1.key)).toEqual({ ...s1, state: 'summarized', reason: 'folded', mergedInto: s2.key });
+    expect(second.items.find((i) => i.key === s1.key)).toMatchObject({ ...s1, state: 'summarized', reason: 'folded' });
     // s1's originals are the very objects of the first run: the second fold did not rewrite them.
     for (const k of s1.folded!) expect(second.items.find((i) => i.key === k)).toBe(first.items.find((i) => i.key === k));
     // The originals behind s2, through s1, in list order; the brief is written from all of them.
@@ -63,7 +82,6 @@ describe('foldRule', () => {
     expect(originals.slice(0, s1.folded!.length).map((i) => i.key)).toEqual(s1.folded);
     expect((s2.blocks[0] as { text: string }).text.startsWith(`[ctxgit brief] ${originals.length} earlier messages\n`)).toBe(true);
     expect(foldedOriginals(second.items, s1.key).map((i) => i.key)).toEqual(s1.folded);
-    expect(second.report.folded).toBe(s2.folded!.length - 1);
   });
 
   it('never folds pinned, anchor or locked items, and respects attach boundaries', () => {
@@ -165,5 +183,39 @@ describe('foldRule under pressure', () => {
     expect(cold.report.epoch).toBe(true);
     // Aged outside the tail, then cleared at once: they are also untouched for 60 minutes.
     expect(cold.items.filter((i) => i.role === 'tool').map((i) => i.state)).toEqual(['cleared', 'cleared', 'full', 'full', 'full']);
+  });
+});
+
+describe('defaultBrief keeps what later calls reuse', () => {
+  const item = (key: string, role: ContextItem['role'], blocks: ContextItem['blocks']): ContextItem => ({ key, sourceNodeId: key, role, state: 'full', locked: false, blocks, tokens: 10, reason: 'new', touchedAt: 0 });
+  it('carries the distinctive values of the folded results, fields named like call arguments first, within the allowance', () => {
+    const details = JSON.stringify({ user_id: 'mia_li_3668', name: { first_name: 'Mia', last_name: 'Li' }, payment_methods: { credit_card_4421486: { source: 'credit_card', id: 'credit_card_4421486' } }, reservations: ['NO6JO3', 'AIXC49'], membership: 'gold' });
+    const span = [
+      item('a1', 'assistant', [{ type: 'text', text: 'Looking up the user.' }]),
+      item('t1', 'tool', [
+        { type: 'tool_call', id: 't1', name: 'get_user_details', arguments: '{"user_id":"mia_li_3668"}' },
+        { type: 'tool_result', callId: 't1', name: 'get_user_details', output: details },
+      ]),
+      item('a2', 'assistant', [{ type: 'text', text: 'Checking a reservation.' }]),
+      item('t2', 'tool', [
+        { type: 'tool_call', id: 't2', name: 'get_reservation_details', arguments: '{"reservation_id":"NO6JO3"}' },
+        { type: 'tool_result', callId: 't2', name: 'get_reservation_details', output: JSON.stringify({ reservation_id: 'NO6JO3', flights: [{ flight_number: 'HAT170', date: '2024-05-20' }] }) },
+      ]),
+    ];
+    const brief = defaultBrief(span, 1400);
+    const values = brief.split('\n').find((l) => l.startsWith('VALUES: '))!;
+    expect(values).toContain('id=credit_card_4421486');
+    expect(values).toContain('flight_number=HAT170');
+    expect(values).toContain('reservations=AIXC49');
+    // Fields named like an argument of a call come first.
+    expect(values.indexOf('reservation_id=NO6JO3')).toBeLessThan(values.indexOf('flight_number=HAT170'));
+    expect(new TextEncoder().encode(brief).length).toBeLessThanOrEqual(1400);
+    expect(brief.startsWith('[ctxgit brief] 2 steps, 2 tool results\n')).toBe(true);
+    const small = defaultBrief(span, 200);
+    expect(new TextEncoder().encode(small).length).toBeLessThanOrEqual(200);
+  });
+
+  it('speaks plain grammar', () => {
+    expect(defaultBrief([item('u', 'user', [{ type: 'text', text: 'hello' }])], 200)).toBe('[ctxgit brief] 1 earlier message\n- user: hello');
   });
 });

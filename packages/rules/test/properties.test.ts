@@ -41,7 +41,7 @@ describe('pipeline properties over random sessions', () => {
             if (p.locked) expect(n).toEqual(p);
           }
           const history = items.filter((i) => i.state !== 'summarized' && i.role !== 'system').reduce((s, i) => s + i.tokens, 0);
-          expect(history).toBeLessThanOrEqual(Math.floor(0.95 * ctx.historyBudget));
+          expect(history).toBeLessThanOrEqual(Math.floor(0.95 * (ctx.historyBudget ?? 0)));
           expect(items.some((i) => i.role === 'system' && i.state === 'full')).toBe(true);
         }
       }),

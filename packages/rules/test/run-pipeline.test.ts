@@ -81,7 +81,7 @@ describe('runPipeline', () => {
     expect(again.firstChangedIndex).toBe(second.items.length);
     const all = runPipeline([], b.nodes, ctx);
     expect(all.historyTokens).toBeLessThanOrEqual(Math.floor(0.95 * ctx.historyBudget));
-    expect(all.report.rules.map((r) => r.rule)).toEqual(['cap', 'aging', 'idle', 'fold']);
+    expect(all.report.rules.map((r) => r.rule)).toEqual(['aging', 'idle', 'fold', 'cap']);
   });
 
   it('keeps a parent prefix byte-identical while the band is not reached (cache epochs)', () => {
@@ -117,7 +117,7 @@ describe('runPipeline', () => {
 
 describe('pipelineVersion', () => {
   it('joins name@version', () => {
-    expect(pipelineVersion(defaultRules())).toBe('cap@1+aging@1+idle@1+fold@2');
+    expect(pipelineVersion(defaultRules())).toBe('aging@1+idle@1+fold@3+cap@2');
     expect(() => pipelineVersion([...defaultRules(), defaultRules()[0]!])).toThrow(/share the name/);
     expect(() => pipelineVersion([{ name: 'Bad Name', version: 1, apply: (i) => i }])).toThrow(RulesInputError);
   });
@@ -159,5 +159,49 @@ describe('runPipelineAsync', () => {
     expect(r.items).toEqual(plain.items);
     expect(r.report.summarizerFallbacks).toBe(plain.report.summaries);
     expect(plain.report.summaries).toBeGreaterThan(0);
+  });
+});
+
+describe('runPipeline with a request frame', () => {
+  const overhead = { format: 'openai-chat', perMessage: 4, perToolCall: 3, perRequest: 3 } as const;
+
+  it('counts every item with its wrappers and gives the history what the window leaves', () => {
+    const b = agent(30);
+    const frame = { window: 3000, outputReserve: 500, fixedTokens: 200, overhead };
+    const r = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, request: frame });
+    for (const it of r.items) {
+      const text = quarterTokenizer.count(it.blocks.map((x) => (x.type === 'text' ? x.text : x.type === 'tool_call' ? `${x.name}(${x.arguments})` : x.output)).join('\n'));
+      expect(it.tokens).toBe(text + 4 + (it.role === 'tool' ? 3 : 0));
+    }
+    const system = r.items.filter((i) => i.role === 'system').reduce((n, i) => n + i.tokens, 0);
+    const historyBudget = 3000 - 500 - 200 - 3 - system;
+    expect(r.historyTokens).toBeLessThanOrEqual(Math.floor(0.8 * historyBudget));
+    // The whole request (items, fixed tokens, reply priming) fits the window with the reserve kept.
+    expect(r.totalTokens + 200 + 3).toBeLessThanOrEqual(3000 - 500);
+    // A history budget given as well: the smaller one holds.
+    const tighter = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, request: frame, historyBudget: 900 });
+    expect(tighter.historyTokens).toBeLessThanOrEqual(Math.floor(0.8 * 900));
+  });
+
+  it('refuses, naming the numbers, when even the latest round cannot fit', () => {
+    const b = new NodeBuilder();
+    b.text('system', 's'.repeat(400));
+    b.text('user', 'u'.repeat(2000));
+    let err: unknown;
+    try {
+      runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, request: { window: 600, outputReserve: 100, overhead } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({
+      code: 'E_RULES_OVER_BUDGET',
+      data: { window: 600, outputReserve: 100, fixedTokens: 0, systemTokens: 104 + 3, latestRoundTokens: 504, requestTokens: 104 + 504 + 3 },
+    });
+    expect((err as Error).message).toContain('window 600');
+    expect(() => runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, request: { window: 100, overhead } })).toThrow(
+      expect.objectContaining({ code: 'E_RULES_OVER_BUDGET', data: expect.objectContaining({ systemTokens: 107, requestTokens: 107 }) }),
+    );
+    expect(() => runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, request: { window: 0 } })).toThrow(RulesInputError);
+    expect(() => runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer })).toThrow(RulesInputError);
   });
 });

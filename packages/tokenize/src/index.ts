@@ -30,6 +30,8 @@ export type { ResolveModelOptions, ResolvedModel } from './resolve-model.js';
 export { imageTokens } from './image-tokens.js';
 export type { ImageSize } from './image-tokens.js';
 export { countRequest } from './count-request.js';
+export { messageOverhead } from './message-overhead.js';
+export type { MessageOverhead } from './message-overhead.js';
 export type { CountRequestOptions, RequestCount, RequestFormat } from './request-count.js';
 export { createBudget } from './create-budget.js';
 export type { Budget, BudgetOptions } from './create-budget.js';

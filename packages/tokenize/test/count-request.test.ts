@@ -1,6 +1,6 @@
 import { get_encoding } from 'tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageSizeUnknownError, InvalidRequestError, countRequest, estimateTokenizer, imageTokens, loadTokenizer } from '../src/index.js';
+import { ImageSizeUnknownError, InvalidRequestError, countRequest, estimateTokenizer, imageTokens, loadTokenizer, messageOverhead } from '../src/index.js';
 import type { Tokenizer } from '../src/index.js';
 
 let tok: Tokenizer;
@@ -129,5 +129,27 @@ describe('countRequest anthropic-messages', () => {
     expect(countRequest('anthropic-messages', { messages: [] }, tok).estimated).toBe(true);
     expect(() => countRequest('anthropic-messages', { messages: [{ role: 'user', content: [{ type: 'document' }] }] }, estimateTokenizer)).toThrow(InvalidRequestError);
     expect(() => countRequest('anthropic-messages', { messages: [{ role: 'user', content: [{ type: 'image', source: {} }] }] }, estimateTokenizer)).toThrow(ImageSizeUnknownError);
+  });
+});
+
+describe('messageOverhead', () => {
+  it('covers what countRequest adds to the text of an OpenAI chat body (message wrappers, tool calls, priming)', async () => {
+    const tok = await loadTokenizer('o200k_base');
+    const o = messageOverhead('openai-chat');
+    const body = {
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'List the files.' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'a.txt b.txt' },
+      ],
+    };
+    const texts = ['You are terse.', 'List the files.', 'ls', '{"path":"."}', 'a.txt b.txt'];
+    const text = texts.reduce((s, t) => s + tok.count(t), 0);
+    // 3 items (system, user, tool item) and one tool call; the assistant message carrying the call has no text.
+    const estimate = text + 3 * o.perMessage + o.perToolCall + o.perRequest + o.perMessage;
+    expect(countRequest('openai-chat', body, tok).total).toBeLessThanOrEqual(estimate);
+    expect(messageOverhead('anthropic-messages').perToolCall).toBe(6);
+    expect(() => messageOverhead('grpc' as never)).toThrow(expect.objectContaining({ code: 'E_TOKENIZE_INVALID_OPTION' }));
   });
 });

@@ -27,6 +27,7 @@ it('exports exactly the public API', async () => {
     'getTokenizer',
     'imageTokens',
     'loadTokenizer',
+    'messageOverhead',
     'occupancy',
     'recordUsage',
     'resolveModel',

@@ -15,6 +15,8 @@ export interface ToolClearingOptions {
   readonly clearToolInputs?: boolean;
   /** Text that replaces a cleared result. @defaultValue {@link CLEARED_PLACEHOLDER} */
   readonly placeholder?: string;
+  /** `clearAtLeast` as a share of the budget instead of tokens (e.g. 0.25: clearing must free a quarter of it). @defaultValue none */
+  readonly clearAtLeastShare?: number;
 }
 
 /** The placeholder of cleared results (the one LangChain's mirror of Anthropic's strategy uses). */
@@ -46,12 +48,16 @@ export function toolResultClearingPolicy(options: ToolClearingOptions = {}): Pol
   const placeholder = options.placeholder ?? CLEARED_PLACEHOLDER;
   const inputs = options.clearToolInputs ?? false;
   if (!Number.isInteger(keep) || keep < 0) throw new RangeError(`keep must be a non-negative integer, got ${keep}`);
+  const share = options.clearAtLeastShare;
   const policy: Policy = {
-    id: 'tool-clearing',
-    label: `Tool-result clearing (keep ${keep})`,
-    description: `Anthropic-style context editing: above the trigger (the budget), every tool result but the ${keep} most recent tool uses becomes "${placeholder}"; nothing else changes.`,
+    id: share === undefined ? 'tool-clearing' : 'tool-clearing-at-least',
+    label: share === undefined ? `Tool-result clearing (keep ${keep})` : `Tool-result clearing (keep ${keep}, clear_at_least ${share * 100} % of the budget)`,
+    description:
+      `Anthropic-style context editing: above the trigger (the budget), every tool result but the ${keep} most recent tool uses becomes "${placeholder}"; nothing else changes.` +
+      (share === undefined ? '' : ` Clearing happens only when it frees at least ${share * 100} % of the budget (clear_at_least: a clearing invalidates the cached prefix, so it must be worth a cache write).`),
     start: (budget, meter) => ({
       next: async ({ history }) => {
+        const atLeast = share === undefined ? clearAtLeast : Math.ceil(share * budget);
         const trigger = options.trigger ?? budget;
         const before = meter.requestTokens(history);
         if (before <= trigger) return { items: history };
@@ -61,7 +67,7 @@ export function toolResultClearingPolicy(options: ToolClearingOptions = {}): Pol
         const out: ContextItem[] = history.map((item) =>
           clear.has(item) ? { ...item, state: 'cleared', reason: 'context_editing', blocks: clearBlocks(item.blocks, placeholder, inputs) } : item,
         );
-        return { items: before - meter.requestTokens(out) >= clearAtLeast ? out : history };
+        return { items: before - meter.requestTokens(out) >= atLeast ? out : history };
       },
     }),
   };

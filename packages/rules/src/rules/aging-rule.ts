@@ -16,6 +16,8 @@ interface Examined {
   readonly tail: number;
   readonly scan: object;
   readonly stamp: number;
+  /** The latest user turn then: a new one may release chain results anywhere. */
+  readonly latestUser: string | undefined;
 }
 
 const MAX_WALK = 16;
@@ -54,7 +56,7 @@ function priorOf(items: readonly ContextItem[], examined: WeakMap<readonly Conte
  */
 function toVisit(candidates: readonly number[], tail: number, prior: { seen: Examined; changes: Changes } | undefined, prot: Protection): readonly number[] {
   const dropped = prior === undefined ? undefined : prot.droppedSince(prior.seen.scan, prior.seen.stamp);
-  if (prior === undefined || dropped === undefined) return candidates;
+  if (prior === undefined || dropped === undefined || prior.seen.latestUser !== prot.latestUser) return candidates;
   const { seen, changes } = prior;
   const from = Math.min(seen.tail, tail, changes.appendedFrom);
   const at = new Set<number>(candidates.slice(lowerBound(candidates, from)));
@@ -115,7 +117,7 @@ export function agingRule(options: RulesOptions = {}): Rule {
       const result = out ?? items;
       if (out !== undefined) recordEdit(out, items, changed);
       const { scan, stamp } = prot.chainStamp();
-      examined.set(result, { tail, scan, stamp });
+      examined.set(result, { tail, scan, stamp, latestUser: prot.latestUser });
       return result;
     },
   };

@@ -1,55 +1,105 @@
 import type { Block, ContextItem } from '../item.js';
+import { factsOf } from '../list-facts.js';
+import { recordEdit } from '../list-lineage.js';
 import type { RulesOptions } from '../options.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
 import { headOf } from '../head-of.js';
 import { tailOf } from '../tail-of.js';
-import { changesSinceSeen, forEachChanged, recordEdit } from '../list-lineage.js';
+import { tailStart } from '../tail-start.js';
+
+/** Each harder cut keeps half of what the previous one kept, at most this many times. */
+const SQUEEZES = 5;
+
+/** The blocks with every result longer than `head + tail + 80` characters cut to its head and tail around a marker; `undefined` when none is. */
+function cutBlocks(blocks: readonly Block[], head: number, tail: number): Block[] | undefined {
+  let any = false;
+  const out = blocks.map((b): Block => {
+    if (b.type !== 'tool_result' || b.output.length <= head + tail + 80) return b;
+    any = true;
+    const h = headOf(b.output, head);
+    const t = tailOf(b.output, tail);
+    return { ...b, output: `${h}\n[… ctxgit cut ${b.output.length - h.length - t.length} of ${b.output.length} chars …]\n${t}` };
+  });
+  return any ? out : undefined;
+}
 
 /**
- * The per-item cap (`cap@1`): a tool result longer than `capChars` (default 4,000) keeps its first
- * `capHeadChars` (2,500) and last `capTailChars` (1,000) characters around a marker
- * `\n[… ctxgit cut N of M chars …]\n`, even inside the tail window. The state stays `full` (the cut is
- * not a state change) and the reason becomes `capped`. Locked and pinned items are not cut.
+ * The per-item cap (`cap@2`), the last rule: it acts only under pressure, when the history is still above the
+ * band's upper mark after folding (what is left is the tail, the protected chain, the latest round). Then a tool
+ * result longer than `capChars` (default 4,000) keeps its first `capHeadChars` (2,500) and last `capTailChars`
+ * (1,000) characters around a marker `\n[… ctxgit cut N of M chars …]\n`, oldest first and only after the newest
+ * summary (the cached prefix), until the history is back under the upper mark. The results of the latest round
+ * (from the last assistant step on) and those before the newest summary are cut only above the emergency mark
+ * (a request that would not fit); if the history is still above it, every result is cut harder, halving what it
+ * keeps, up to 5 times, until it fits. The state stays `full` (the cut is not a state change), the reason becomes
+ * `capped`. Locked and pinned items are not cut. Under the upper mark nothing is cut: the model sees the results
+ * whole while the request is under budget.
  *
  * @param options - See {@link RulesOptions}.
  * @returns The rule.
  * @example
  * ```ts
- * const rules = [capRule({ capChars: 2000, capHeadChars: 1200, capTailChars: 600 })];
+ * const rules = [foldRule(), capRule({ capChars: 2000, capHeadChars: 1200, capTailChars: 600 })];
  * ```
  */
 export function capRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
-  // Lists this rule returned: nothing in them needs a cut, so a later list is checked only where it differs.
-  const done = new WeakSet<readonly ContextItem[]>();
   return {
     name: 'cap',
-    version: 1,
-    apply(items) {
-      let out: ContextItem[] | undefined;
-      const changed: number[] = [];
-      forEachChanged(items, changesSinceSeen(items, done), (it, i) => {
-        if (it.role !== 'tool' || it.state !== 'full' || it.locked || it.pinned === true) return;
-        if (!it.blocks.some((b) => b.type === 'tool_result' && b.output.length > o.capChars)) return;
-        let any = false;
-        const blocks = it.blocks.map((b): Block => {
-          if (b.type !== 'tool_result' || b.output.length <= o.capChars) return b;
-          any = true;
-          const head = headOf(b.output, o.capHeadChars);
-          const tail = tailOf(b.output, o.capTailChars);
-          const cut = b.output.length - head.length - tail.length;
-          return { ...b, output: `${head}\n[… ctxgit cut ${cut} of ${b.output.length} chars …]\n${tail}` };
-        });
-        if (!any) return;
-        out ??= items.slice();
-        out[i] = { ...it, blocks, reason: 'capped' };
-        changed.push(i);
+    version: 2,
+    apply(items, ctx) {
+      const band = ctx.band;
+      let h = ctx.historyTokens(items);
+      if (h <= band.upper) return items;
+      const latest = tailStart(items, 1);
+      let newest = 0;
+      for (let i = items.length - 1; i >= 0; i--) {
+        if ((items[i] as ContextItem).state === 'summary') {
+          newest = i + 1;
+          break;
+        }
+      }
+      const positions = factsOf(items).fullTools.filter((i) => {
+        const it = items[i] as ContextItem;
+        return !it.locked && it.pinned !== true;
       });
-      if (out !== undefined) recordEdit(out, items, changed);
-      const result = out ?? items;
-      done.add(result);
-      return result;
+      let out: ContextItem[] | undefined;
+      const changed = new Set<number>();
+      const cut = (i: number, head: number, tail: number): void => {
+        const it = items[i] as ContextItem;
+        const blocks = cutBlocks(it.blocks, head, tail);
+        if (blocks === undefined) return;
+        const now = (out?.[i] ?? it).tokens;
+        const tokens = ctx.countTokens(blocks);
+        if (tokens >= now) return;
+        out ??= items.slice();
+        out[i] = { ...it, blocks, tokens, reason: 'capped' };
+        changed.add(i);
+        h -= now - tokens;
+      };
+      const standard = (i: number): void => {
+        if ((items[i] as ContextItem).blocks.some((b) => b.type === 'tool_result' && b.output.length > o.capChars)) cut(i, o.capHeadChars, o.capTailChars);
+      };
+      // Under the emergency mark: results after the newest summary and before the latest round, down to the upper mark.
+      for (const i of positions) {
+        if (h <= band.upper) break;
+        if (i >= newest && i < latest) standard(i);
+      }
+      // Above it (the request would not fit): any result, the latest round's included, then harder cuts.
+      for (const i of positions) {
+        if (h <= band.emergency) break;
+        if (!changed.has(i)) standard(i);
+      }
+      for (let k = 1; k <= SQUEEZES && h > band.emergency; k++) {
+        for (const i of positions) {
+          if (h <= band.emergency) break;
+          cut(i, Math.floor(o.capHeadChars / 2 ** k), Math.floor(o.capTailChars / 2 ** k));
+        }
+      }
+      if (out === undefined) return items;
+      recordEdit(out, items, [...changed].sort((a, b) => a - b));
+      return out;
     },
   };
 }

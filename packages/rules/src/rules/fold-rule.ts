@@ -1,5 +1,4 @@
 import { defaultBrief } from '../default-brief.js';
-import { RulesOverBudgetError } from '../errors.js';
 import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
@@ -17,7 +16,13 @@ interface Run {
 const foldable = (it: ContextItem, prot: Protection): boolean =>
   it.state !== 'summarized' && !it.locked && it.role !== 'system' && it.pinned !== true && it.isAnchor !== true && !prot.protects(it);
 
-function runsOf(items: readonly ContextItem[], prot: Protection, limit: number): Run[] {
+/** Position just after the newest visible summary (0 without one): what lies before it is the cached prefix. */
+function afterNewestSummary(items: readonly ContextItem[]): number {
+  for (let i = items.length - 1; i >= 0; i--) if ((items[i] as ContextItem).state === 'summary') return i + 1;
+  return 0;
+}
+
+function runsOf(items: readonly ContextItem[], prot: Protection, from: number, limit: number): Run[] {
   const runs: Run[] = [];
   let cur: number[] = [];
   let group: string | undefined;
@@ -26,7 +31,7 @@ function runsOf(items: readonly ContextItem[], prot: Protection, limit: number):
     cur = [];
   };
   items.forEach((it, i) => {
-    if (it.state === 'summarized' || i >= limit) return;
+    if (it.state === 'summarized' || i < from || i >= limit) return;
     if (!foldable(it, prot)) return close();
     const g = it.attachedFrom ?? '';
     if (cur.length > 0 && g !== group) close();
@@ -93,8 +98,9 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
 }
 
 /**
- * Folding (`fold@2`): when the visible history passes the band's upper mark (or the cache epoch is open
- * and it is above the lower mark), the oldest run of consecutive foldable items folds into one `summary`
+ * Folding (`fold@3`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
+ * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
  * Folded items become `summarized` with `mergedInto`. A summary inside a run folds like any other item: it
  * becomes `summarized` and keeps its own `folded`, so summaries nest and a fold rewrites only the items it
@@ -105,7 +111,8 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
  * (1) runs before the tail window, the whole critical chain protected; (2) runs reaching into the tail, never
  * the latest round (the last assistant step and its results); (3) only the newest chain results within
  * `chainShare` protected (summary reason `fold_chain_share`); (4) above the emergency mark, no chain result
- * protected (reason `fold_emergency`). Other summaries have reason `fold`.
+ * protected (reason `fold_emergency`), and runs may start anywhere, earlier summaries included. Other summaries
+ * have reason `fold`.
  * Only the shortest prefix of a run that reaches the lower mark folds; each fold must free tokens (a run
  * that cannot is not tried again); the protection and the runs are found again after each fold. At most
  * `maxFoldAttempts` folds happen per run, unless the history is still above the emergency mark after them:
@@ -116,7 +123,8 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
  *
  * @param options - See {@link RulesOptions}.
  * @returns The rule.
- * @throws RulesOverBudgetError when the history stays above the emergency mark.
+ * The rule does not refuse: when the history stays above the emergency mark, the runner does
+ * (`RulesOverBudgetError`), after the rules that follow (the cap) had their turn.
  * @example
  * ```ts
  * const rules = [foldRule({ briefBytes: 1000, maxFoldAttempts: 4 })];
@@ -126,7 +134,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 2,
+    version: 3,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
@@ -154,7 +162,9 @@ export function foldRule(options: RulesOptions = {}): Rule {
         }
         const chain = phase <= 2 ? 'all' : phase === 3 ? 'share' : 'none';
         if (runs === undefined) {
-          runs = runsOf(cur.items, protectionOf(cur.items, o, ctx, chain), phase === 1 ? tailStart(cur.items, o.tailTurns) : tailStart(cur.items, 1));
+          // Below the emergency mark nothing before the newest summary is rewritten: it is the cached prefix.
+          const from = phase === 4 || h > band.emergency ? 0 : afterNewestSummary(cur.items);
+          runs = runsOf(cur.items, protectionOf(cur.items, o, ctx, chain), from, phase === 1 ? tailStart(cur.items, o.tailTurns) : tailStart(cur.items, 1));
           next = 0;
         }
         const reason = phase <= 2 ? 'fold' : phase === 3 ? 'fold_chain_share' : 'fold_emergency';
@@ -199,7 +209,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
         else break;
         runs = undefined;
       }
-      if (h > band.emergency) throw new RulesOverBudgetError(h, band.emergency, attempts);
+      // Above the emergency mark still: the cap (or, failing it, the runner's refusal) takes over.
       return cur.items;
     },
   };
