@@ -51,11 +51,18 @@ function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, 
   // The brief is written from the originals, through the summaries the span holds (the list's maps only then).
   const originals = span.some((it) => it.folded !== undefined) ? l.originals(folded) : span;
   const key = summaryKey(folded);
-  // The brief gets at most half the originals' size (about 2 bytes per token), within the allowance.
+  // A summary costs at most half the visible tokens it replaces (not of the originals behind nested summaries, or
+  // summaries of summaries grow toward the allowance): start at about 2 bytes a token and halve the allowance while
+  // the brief, ID-dense text running under 2 bytes a token, still costs more.
   const spanTokens = span.reduce((s, it) => s + it.tokens, 0);
-  const allowance = Math.min(o.briefBytes, Math.max(160, originals.reduce((s, it) => s + it.tokens, 0) * 2));
-  const blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance) }];
-  const tokens = ctx.countTokens(blocks);
+  let allowance = Math.min(o.briefBytes, Math.max(160, spanTokens * 2));
+  let blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance) }];
+  let tokens = ctx.countTokens(blocks);
+  while (tokens * 2 > spanTokens && allowance > 160) {
+    allowance = Math.max(160, allowance >> 1);
+    blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance) }];
+    tokens = ctx.countTokens(blocks);
+  }
   const attachedFrom = span[0]?.attachedFrom;
   const summary: ContextItem = {
     key,
@@ -119,7 +126,8 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
  * then folding goes on to the lower mark in passes, each folding every run it needs on the protection found
  * at its start (an imported session can need hundreds of folds). The brief is
  * {@link defaultBrief} of all the originals (the continuation view of the span) under
- * `min(briefBytes, max(160, 2 × tokens of the originals))` bytes.
+ * `min(briefBytes, max(160, 2 × tokens of the span))` bytes, halved (down to 160) while the brief costs more than half
+ * the span's tokens.
  *
  * @param options - See {@link RulesOptions}.
  * @returns The rule.
