@@ -9,6 +9,7 @@ import type { ContextCommit } from './context-commit.js';
 import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from './errors.js';
 import type { GitContext } from './git/git-context.js';
 import { readRef } from './git/read-ref.js';
+import { inBatch, maintain } from './git/internal/pack-store.js';
 import { validateRefComponent } from './git/validate-ref-name.js';
 import { mergeSessions } from './merge-sessions.js';
 import type { MergeOptions } from './merge-sessions.js';
@@ -23,6 +24,18 @@ import type { SessionConfig } from './session-config.js';
 import type { SessionSettings } from './session-settings.js';
 import type { GitNodeStore } from './store/git-node-store.js';
 import { swapRef } from './swap-ref.js';
+
+/** What {@link Repo.gc} did. */
+export interface GcResult {
+  /** Packs rolled into the new pack. */
+  readonly packsMerged: number;
+  /** Loose objects moved into it (and removed). */
+  readonly looseMerged: number;
+  /** Objects of the new pack, or 0 when the repository was one pack already. */
+  readonly objects: number;
+  /** Packs after the run. */
+  readonly packs: number;
+}
 
 /**
  * An open ctxgit repository: many sessions, their DAG and their ContextCommits, in one bare git repository.
@@ -74,6 +87,10 @@ export class Repo {
    * ```
    */
   async createSession(name: string, opts: CreateSessionOptions): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#create(name, opts));
+  }
+
+  async #create(name: string, opts: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
     if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
     const config = this.#config(name, opts, opts.clock ?? this.#clock);
@@ -104,6 +121,10 @@ export class Repo {
    * ```
    */
   async importSession(name: string, transcript: Transcript, opts: CreateSessionOptions): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#import(name, transcript, opts));
+  }
+
+  async #import(name: string, transcript: Transcript, opts: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
     if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
     const clock = opts.clock ?? this.#clock;
@@ -174,7 +195,23 @@ export class Repo {
    * ```
    */
   async merge(opts: MergeOptions): Promise<ContextCommit> {
-    return mergeSessions(this.#core, opts, (name) => this.#open(name, opts));
+    return inBatch(this.#core.git, () => mergeSessions(this.#core, opts, (name) => this.#open(name, opts)));
+  }
+
+  /**
+   * Packs the repository: every loose object and every pack into one pack (deltas included), as `git gc` would;
+   * the repository stays readable by plain git throughout. Writes also pack themselves as they go (one pack per
+   * write, rolled up geometrically), so this is only needed to reach the smallest size at once.
+   *
+   * @returns what was packed: packs merged, loose objects packed, objects in the new pack, packs left
+   * @example
+   * ```ts
+   * const r = await repo.gc();
+   * r.packs; // 1
+   * ```
+   */
+  async gc(): Promise<GcResult> {
+    return maintain(this.#core.git, true);
   }
 
   #config(name: string, opts: CreateSessionOptions, clock: Clock): SessionConfig {
@@ -222,6 +259,10 @@ export class Repo {
   }
 
   async #fork(from: SessionSettings, name: string, at: string | undefined): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#forkNow(from, name, at));
+  }
+
+  async #forkNow(from: SessionSettings, name: string, at: string | undefined): Promise<Session> {
     validateRefComponent(name, 'session');
     if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
     const rec = await this.#core.store.getSession(from.name);
@@ -229,10 +270,11 @@ export class Repo {
     if (rec === undefined || source === null) throw new UnknownSessionError(from.name);
     const point = at ?? rec.head;
     if (point === null) throw new InvalidOptionError('at', at ?? null, `a node id: session ${from.name} is empty`);
-    const node = await this.#core.store.getNode(point);
+    const view = this.#core.store.forSession(from.name);
+    const node = await view.getNode(point);
     if (node === undefined || node.role === 'tool') throw new InvalidOptionError('at', point, 'a stored node that is not a tool node');
     const config: SessionConfig = { ...(await readSessionConfig(this.#core.git, source)), session: name, createdAt: from.clock() };
-    await dagWrite(name, 'fork', () => forkDagSession(this.#core.store, from.name, name, { at: point }));
+    await dagWrite(name, 'fork', () => forkDagSession(view, from.name, name, { at: point }));
     await this.#writeConfig(config);
     return new Session(this.#host, { ...from, name });
   }

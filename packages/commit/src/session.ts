@@ -1,11 +1,11 @@
-import type { Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
-import { appendAttach, appendNode, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
+import type { BatchNodeInput, Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
+import { appendAttach, appendNode, appendNodes, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
 import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
 import { createOccupancyState, occupancy, recordUsage } from '@ctxgit/tokenize';
 import { parseCommitMeta, META_FILE } from './commit-meta.js';
 import { dagWrite } from './conflict.js';
 import type { ContextCommit } from './context-commit.js';
-import { ensureLatestCommit } from './ensure-latest-commit.js';
+import { buildLatestCommit, ensureLatestCommit, indexEntry, indexWrite, moveContext } from './ensure-latest-commit.js';
 import { InvalidOptionError, UnknownCommitError, UnknownSessionError } from './errors.js';
 import { expandSummary } from './expand-summary.js';
 import type { ExpandedSummary } from './expanded-summary.js';
@@ -13,14 +13,36 @@ import { readBlob } from './git/read-blob.js';
 import { readCommitObject } from './git/read-commit-object.js';
 import { readPath } from './git/read-path.js';
 import { readRef } from './git/read-ref.js';
+import { inBatch } from './git/internal/pack-store.js';
 import type { LogEntry } from './log-entry.js';
 import { contextRef } from './refs.js';
 import type { RepoCore } from './repo-core.js';
 import { loadCommit } from './repo-core.js';
+import { pendingDag, storedDag } from './session-dag.js';
 import type { SessionSettings } from './session-settings.js';
+import { DeferredWrite } from './store/deferred-write.js';
+import type { SessionNodeView } from './store/session-node-view.js';
 
 /** Metadata keys only attach() and merge() may write: the engine expands nodes carrying them. */
 const RESERVED_METADATA: readonly string[] = ['attach', 'merge'];
+
+/** Refuses the metadata keys only attach() and merge() may write. */
+function refuseReserved(input: unknown, where: string): void {
+  const meta: unknown = typeof input === 'object' && input !== null ? (input as { metadata?: unknown }).metadata : undefined;
+  for (const key of RESERVED_METADATA) {
+    if (typeof meta === 'object' && meta !== null && Object.prototype.hasOwnProperty.call(meta, key)) {
+      throw new InvalidOptionError(`${where}.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge()`);
+    }
+  }
+}
+
+/** What {@link Session.appendTurn} stored. */
+export interface AppendedTurn {
+  /** The nodes, in input order. */
+  readonly nodes: readonly Node[];
+  /** The ContextCommit of the new head. */
+  readonly commit: ContextCommit;
+}
 
 /** Where {@link Session.attach} takes its context from. */
 export interface AttachRequest {
@@ -152,13 +174,45 @@ export class Session {
    * ```
    */
   async append(input: NodeInput): Promise<Node> {
-    const meta: unknown = typeof input === 'object' && input !== null ? input.metadata : undefined;
-    for (const key of RESERVED_METADATA) {
-      if (typeof meta === 'object' && meta !== null && Object.prototype.hasOwnProperty.call(meta, key)) {
-        throw new InvalidOptionError(`input.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge()`);
-      }
-    }
-    return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, input, this.#dag()));
+    refuseReserved(input, 'input');
+    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'append', () => appendNode(this.#view(), this.name, input, this.#dag())));
+  }
+
+  /**
+   * One turn in one write: appends the nodes (as {@link Session.append} would, one after the other) and commits the
+   * new head. Every object (nodes, items, trees, commits) is written first, then the session's DAG ref and its
+   * context ref move, one compare-and-swap each; a failure before leaves nothing visible.
+   *
+   * @param inputs - the turn's nodes in order, e.g. the assistant's reply, its tool calls' results, the next user
+   *   message; a tool input's `caller` may be the index of an assistant input earlier in the list
+   * @returns the stored nodes and the commit of the new head
+   * @throws {@link CommitConflictError} when another writer changed the session first (nothing written; retry);
+   *   {@link InvalidOptionError} for the reserved metadata keys; the validation errors of `appendNodes` (`@ctxgit/dag`)
+   * @example
+   * ```ts
+   * const { nodes, commit } = await s.appendTurn([
+   *   { role: 'assistant', output: 'Listing.' },
+   *   { role: 'tool', name: 'ls', input: { path: '.' }, output: 'a.txt', caller: 0 },
+   * ]);
+   * render(commit, { provider: 'openai-chat' });
+   * ```
+   */
+  async appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
+    if (Array.isArray(inputs)) inputs.forEach((input, i) => refuseReserved(input, `inputs[${i}]`));
+    return inBatch(this.#host.core.git, () => this.#appendTurn(inputs));
+  }
+
+  async #appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
+    const core = this.#host.core;
+    const deferred = new DeferredWrite(this.#view());
+    const nodes = await dagWrite(this.name, 'appendTurn', () => appendNodes(deferred, this.name, inputs, this.#dag()));
+    const change = deferred.change;
+    if (change === undefined) throw new InvalidOptionError('inputs', '(no write)', 'at least one node input');
+    const contextBefore = await readRef(core.git, contextRef(this.name));
+    const built = await buildLatestCommit(core, this.#settings, pendingDag(storedDag(core.store, this.name), change));
+    await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : []));
+    await moveContext(core, this.name, contextBefore, built.stored.commit.id);
+    return { nodes, commit: built.stored.commit };
   }
 
   /**
@@ -174,7 +228,7 @@ export class Session {
    * ```
    */
   async commit(): Promise<ContextCommit> {
-    return (await ensureLatestCommit(this.#host.core, this.#settings)).commit;
+    return inBatch(this.#host.core.git, async () => (await ensureLatestCommit(this.#host.core, this.#settings)).commit);
   }
 
   /**
@@ -188,7 +242,7 @@ export class Session {
    * ```
    */
   async retry(nodeId: string): Promise<Node> {
-    return dagWrite(this.name, 'retry', () => retryNode(this.#host.core.store, this.name, nodeId, this.#dag()));
+    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'retry', () => retryNode(this.#view(), this.name, nodeId, this.#dag())));
   }
 
   /**
@@ -204,7 +258,7 @@ export class Session {
    */
   async edit(nodeId: string, edit: string | NodeEdit): Promise<Node> {
     const change: NodeEdit = typeof edit === 'string' ? { output: edit } : edit;
-    return dagWrite(this.name, 'edit', () => editNode(this.#host.core.store, this.name, nodeId, change, this.#dag()));
+    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'edit', () => editNode(this.#view(), this.name, nodeId, change, this.#dag())));
   }
 
   /**
@@ -220,7 +274,7 @@ export class Session {
    * ```
    */
   async checkout(nodeId: string, opts: CheckoutOptions = {}): Promise<ContextCommit | undefined> {
-    await dagWrite(this.name, 'checkout', () => checkout(this.#host.core.store, this.name, nodeId));
+    await inBatch(this.#host.core.git, () => dagWrite(this.name, 'checkout', () => checkout(this.#view(), this.name, nodeId)));
     return opts.commit === true ? this.commit() : undefined;
   }
 
@@ -235,7 +289,7 @@ export class Session {
    * ```
    */
   async siblings(nodeId: string): Promise<SiblingPosition> {
-    return siblingIndex(this.#host.core.store, nodeId);
+    return siblingIndex(this.#view(), nodeId);
   }
 
   /**
@@ -269,8 +323,12 @@ export class Session {
    * ```
    */
   async attach(source: AttachRequest): Promise<Node> {
-    const core = this.#host.core;
     if (typeof source !== 'object' || source === null) throw new InvalidOptionError('source', source, '{ session, commit? }');
+    return inBatch(this.#host.core.git, () => this.#attach(source));
+  }
+
+  async #attach(source: AttachRequest): Promise<Node> {
+    const core = this.#host.core;
     const other = await this.#host.settingsFor(source.session);
     let commit: ContextCommit;
     if (source.commit === undefined) {
@@ -279,7 +337,7 @@ export class Session {
       commit = (await loadCommit(core, source.commit)).commit;
     }
     return dagWrite(this.name, 'attach', () =>
-      appendAttach(core.store, this.name, { session: source.session, head: commit.headNodeId, commit: commit.id }, this.#dag()),
+      appendAttach(core.store.forSession(this.name, [source.session]), this.name, { session: source.session, head: commit.headNodeId, commit: commit.id }, this.#dag()),
     );
   }
 
@@ -386,7 +444,11 @@ export class Session {
    * ```
    */
   async setAgentRunning(running: boolean): Promise<void> {
-    await dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#host.core.store, this.name, running));
+    await inBatch(this.#host.core.git, () => dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#view(), this.name, running)));
+  }
+
+  #view(): SessionNodeView {
+    return this.#host.core.store.forSession(this.name);
   }
 
   #dag(): { clock: () => number; ids?: (session: string, seq: number) => string } {

@@ -22,6 +22,7 @@ it('exports exactly the public API', async () => {
     'SelfMergeError',
     'Session',
     'SessionNameTakenError',
+    'SessionNodeView',
     'UnknownCommitError',
     'UnknownItemError',
     'UnknownModelError',

@@ -37,6 +37,8 @@ export { defaultNodeId } from './default-node-id.js';
 export { MemoryNodeStore } from './memory-node-store.js';
 export { createSession } from './create-session.js';
 export { appendNode } from './append-node.js';
+export { appendNodes } from './append-nodes.js';
+export type { BatchNodeInput } from './append-nodes.js';
 export { retryNode } from './retry-node.js';
 export { editNode } from './edit-node.js';
 export { checkout } from './checkout.js';

@@ -25,6 +25,7 @@ it('exports exactly the public API', async () => {
     'UnknownRoleError',
     'appendAttach',
     'appendNode',
+    'appendNodes',
     'branchView',
     'checkout',
     'createSession',

@@ -96,6 +96,7 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
       throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(clash.session)} already exists in ${dir}; import with another --session`, { session: clash.session });
     }
     const out = await replayAll(repo, named, opts, progress, '');
+    await repo.gc(); // the import's packs (one per write) and whatever was there become one pack
     for (const { session, transcript } of named) {
       if (transcript.malformed.length > 0) io.stderr.write(`ctxgit: ${session}: skipped ${transcript.malformed.length} malformed (first: ${transcript.malformed[0]?.reason ?? ''})\n`);
     }

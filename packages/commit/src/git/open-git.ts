@@ -27,6 +27,13 @@ export interface OpenGitCommonOptions {
    * @defaultValue 30000
    */
   readonly staleLockMs?: number;
+  /**
+   * Automatic maintenance: after each batch of writes (a turn), pack the loose objects once a few hundred were
+   * written and roll small packs up geometrically (as `git maintenance` does), so the repository stays close to
+   * what `git gc` makes of it without anyone running anything. `false` leaves packing to `gc`.
+   * @defaultValue `true`
+   */
+  readonly maintenance?: boolean;
 }
 
 /** Open (or create) a bare repository in a directory; `fs` defaults to `node:fs`. */
@@ -113,6 +120,8 @@ export async function openGit(opts: OpenGitOptions): Promise<GitContext> {
   state.fsync = opts.fsync ?? true;
   state.staleLockMs = opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
   if (opts.tempSuffix !== undefined) state.tempSuffix = opts.tempSuffix;
+  if (opts.maintenance !== undefined && typeof opts.maintenance !== 'boolean') throw new GitArgumentError('opts.maintenance', 'expected a boolean');
+  state.maintenance = opts.maintenance ?? true;
   const entries = await listDir(ctx, ctx.gitdir);
   const complete = entries !== null && entries.includes('HEAD') && entries.includes('config') && entries.includes('objects') && entries.includes('refs');
   if (!complete) {

@@ -64,7 +64,7 @@ describe.each(STORAGES)('a fault at every fs operation of a turn (storage %#)', 
     await drySession.append({ role: 'user', output: TURN_TEXT });
     await drySession.commit();
     const perKind = { ...counter.counts };
-    expect(perKind.write).toBeGreaterThan(10);
+    expect(perKind.write).toBeGreaterThan(5);
     const problems: string[] = [];
     const pick = seeded(9);
     for (const op of FAULT_OPS) {

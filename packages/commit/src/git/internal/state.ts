@@ -6,6 +6,14 @@ export interface RawObject {
   readonly content: Uint8Array;
 }
 
+/** A pack of the repository as loaded: its index, and its bytes once an entry was read. */
+export interface LoadedPack {
+  readonly name: string;
+  readonly idx: Buffer;
+  readonly count: number;
+  pack: Buffer | undefined;
+}
+
 /** Per-repository state of the git layer, keyed on the context's cache object. */
 export interface GitState {
   fsync: boolean;
@@ -19,6 +27,18 @@ export interface GitState {
   objectBytes: number;
   /** Directories known to exist. */
   readonly dirs: Set<string>;
+  /** Objects of open batches ({@link GitState.batchDepth} > 0), kept in memory until they are flushed as one pack. */
+  readonly pending: Map<string, RawObject>;
+  /** Open batches: while above 0, stored objects go to {@link GitState.pending}. */
+  batchDepth: number;
+  /** The last flush or maintenance in flight: the next one starts after it, and a ref moves only after it. */
+  chain: Promise<void>;
+  /** Loose objects written since the last maintenance. */
+  looseWritten: number;
+  /** Roll packs up geometrically (and pack loose objects) after each flush. */
+  maintenance: boolean;
+  /** The packs read so far, by name (`pack-<sha1>`): index, and the pack's bytes once an entry was read. */
+  readonly packs: Map<string, LoadedPack>;
 }
 
 /** Default of {@link GitState.staleLockMs}: a live writer holds a ref lock for milliseconds. */
@@ -34,7 +54,7 @@ export function stateOf(ctx: { readonly cache: object }): GitState {
   if (state === undefined) {
     const prefix = randomBytes(6).toString('hex');
     let counter = 0;
-    state = { fsync: true, staleLockMs: DEFAULT_STALE_LOCK_MS, tempSuffix: () => `${prefix}${(counter++).toString(36)}`, known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set() };
+    state = { fsync: true, staleLockMs: DEFAULT_STALE_LOCK_MS, tempSuffix: () => `${prefix}${(counter++).toString(36)}`, known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(), pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map() };
     states.set(ctx.cache, state);
   }
   return state;
