@@ -1,5 +1,5 @@
 import type { Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
-import { appendAttach, appendNode, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
+import { appendAttach, appendNode, checkout, copyJson, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
 import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
 import { createOccupancyState, occupancy, recordUsage } from '@ctxgit/tokenize';
 import { parseCommitMeta, META_FILE } from './commit-meta.js';
@@ -152,13 +152,14 @@ export class Session {
    * ```
    */
   async append(input: NodeInput): Promise<Node> {
-    const meta: unknown = typeof input === 'object' && input !== null ? input.metadata : undefined;
+    const content = snapshotInput(input);
+    const meta = content?.metadata;
     for (const key of RESERVED_METADATA) {
       if (typeof meta === 'object' && meta !== null && Object.prototype.hasOwnProperty.call(meta, key)) {
         throw new InvalidOptionError(`input.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge()`);
       }
     }
-    return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, input, this.#dag()));
+    return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, content ?? input, this.#dag()));
   }
 
   /**
@@ -392,4 +393,21 @@ export class Session {
   #dag(): { clock: () => number; ids?: (session: string, seq: number) => string } {
     return { clock: this.#settings.clock, ...(this.#settings.ids === undefined ? {} : { ids: this.#settings.ids }) };
   }
+}
+
+/**
+ * A plain snapshot of an append's input (each field read once, `metadata` deep-copied while checked as JSON), so the
+ * reserved-key check sees what is written; undefined when `input` is not an object (appendNode refuses it).
+ */
+function snapshotInput(input: unknown): NodeInput | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const out: Record<string, unknown> = {};
+  try {
+    if (Array.isArray(input)) return undefined;
+    for (const key of Object.keys(input)) out[key] = (input as Record<string, unknown>)[key];
+  } catch {
+    throw new InvalidOptionError('input', '(unreadable)', 'a plain NodeInput object (reading its fields threw: a getter or a proxy)');
+  }
+  if (out['metadata'] !== undefined) out['metadata'] = copyJson(out['metadata'], 'metadata');
+  return out as unknown as NodeInput;
 }
