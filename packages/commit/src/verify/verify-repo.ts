@@ -6,6 +6,7 @@ import type { Repo } from '../repo.js';
 import { checkContextCommits } from './internal/check-commits.js';
 import { checkDag, snapshotAt } from './internal/check-dag.js';
 import { checkFiles } from './internal/check-files.js';
+import { checkObjects } from './internal/check-objects.js';
 import { checkRefs, VERIFIED_REF } from './internal/check-refs.js';
 import type { Verifier } from './internal/verifier.js';
 import { createVerifier, report } from './internal/verifier.js';
@@ -56,6 +57,8 @@ async function checkAppendOnly(v: Verifier, dag: Awaited<ReturnType<typeof check
  * - the DAG: its history is readable and linear; every node parses, is canonical, lives at its path; every edge
  *   resolves and the edges are acyclic; the children, callees and roots indexes match the nodes exactly; session
  *   records are consistent;
+ * - every object reachable from every ctxgit ref, through all of its history (older DAG commits included), exists,
+ *   hashes to its id and parses (skipped with `quick`);
  * - append-only: compared with the `previous` token, the old DAG commit is an ancestor and every node and
  *   session of it is still there, byte for byte.
  *
@@ -77,11 +80,12 @@ export async function verifyRepo(target: Repo | GitContext, options: VerifyOptio
   const ctx: unknown = isContext(target) ? target : typeof target === 'object' && target !== null ? (target as { git?: unknown }).git : undefined;
   if (!isContext(ctx)) throw new InvalidOptionError('target', typeof target, 'a Repo from openRepo or a GitContext from openGit');
   if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', typeof options, '{ previous?, record?, dagRef? }');
-  const { previous, record = false, dagRef = 'refs/ctxgit/dag' } = options;
+  const { previous, record = false, dagRef = 'refs/ctxgit/dag', quick = false } = options;
   if (previous !== undefined && previous !== null && (typeof previous !== 'string' || !OID.test(previous))) {
     throw new InvalidOptionError('previous', describe(previous), 'a token from an earlier VerifyReport (40 lowercase hex digits) or null');
   }
   if (typeof record !== 'boolean') throw new InvalidOptionError('record', describe(record), 'a boolean');
+  if (typeof quick !== 'boolean') throw new InvalidOptionError('quick', describe(quick), 'a boolean');
   if (typeof dagRef !== 'string' || !dagRef.startsWith('refs/')) throw new InvalidOptionError('dagRef', describe(dagRef), 'a full ref name, refs/...');
   const v = createVerifier({ fs: ctx.fs, gitdir: ctx.gitdir, cache: {} });
   await checkFiles(v);
@@ -96,6 +100,7 @@ export async function verifyRepo(target: Repo | GitContext, options: VerifyOptio
   if (against !== null) await checkAppendOnly(v, dag, against, dagRef);
   const starts = await checkRefs(v, dag, dagRef);
   await checkContextCommits(v, dag, starts);
+  if (!quick) await checkObjects(v);
   const ok = !v.issues.some((i) => i.severity === 'error');
   let recorded = false;
   if (record && ok && dag.head !== null) {

@@ -67,6 +67,8 @@ export interface VerifyCounts {
   readonly summaries: number;
   /** Distinct origin blobs compared with the DAG. */
   readonly origins: number;
+  /** Distinct objects read and re-hashed by the walk of every ctxgit ref's whole history (0 with `quick`). */
+  readonly objects: number;
 }
 
 /** The result of {@link verifyRepo}: problems as data, never thrown. */
@@ -98,4 +100,9 @@ export interface VerifyOptions {
   readonly record?: boolean;
   /** The ref holding the DAG. @defaultValue `'refs/ctxgit/dag'` */
   readonly dagRef?: string;
+  /**
+   * Skip the walk that reads every object reachable from every ctxgit ref through all of its history; the DAG, the
+   * refs and the ContextCommits are still checked. @defaultValue false
+   */
+  readonly quick?: boolean;
 }
