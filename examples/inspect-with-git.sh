@@ -39,7 +39,8 @@ $G show "refs/ctxgit/sessions/$session/dag:nodes/$h1/$h2/$node.json"; echo
 head=$($G log -1 --format='%(trailers:key=Head-Node,valueonly)' "$latest")
 hh=$(printf %s "$head" | sha1sum | cut -c1-4)
 echo "== the commit index: the latest commit at head $head"
-$G rev-parse "refs/ctxgit/sessions/$session/dag:commits/$(echo "$hh" | cut -c1-2)/$(echo "$hh" | cut -c3-4)/$head" | xargs $G cat-file -p
+indexed=$($G show "refs/ctxgit/sessions/$session/dag:commits/$(echo "$hh" | cut -c1-2)/$(echo "$hh" | cut -c3-4)/$head")
+$G cat-file -p "$indexed"
 
 echo "== what changed between the first and the latest commit"
 $G diff --stat "$first" "$latest" -- items/

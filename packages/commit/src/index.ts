@@ -35,6 +35,7 @@ export type { CommitIndexEntry, GitNodeStoreOptions } from './store/git-node-sto
 export { SessionNodeView } from './store/session-node-view.js';
 export type { PerSessionReads } from './store/session-node-view.js';
 export { openGit } from './git/open-git.js';
+export type { LockHolder } from './git/errors.js';
 export type { OpenGitCommonOptions, OpenGitDirOptions, OpenGitMemoryOptions, OpenGitOptions } from './git/open-git.js';
 export type { FsFileHandleLike, FsLike, FsPromisesLike, FsStatsLike } from './git/fs-like.js';
 export type { GitContext } from './git/git-context.js';
@@ -56,6 +57,9 @@ export { compareAndSwapRef } from './git/compare-and-swap-ref.js';
 export { listRefs } from './git/list-refs.js';
 export { recoverStaleLocks } from './git/recover-stale-locks.js';
 export type { RecoverStaleLocksOptions } from './git/recover-stale-locks.js';
+export { removeTempObjects } from './git/remove-temp-objects.js';
+export type { RemoveTempObjectsOptions } from './git/remove-temp-objects.js';
+export type { LockIdentity } from './git/lock-identity.js';
 export { validateRefComponent } from './git/validate-ref-name.js';
 export {
   CorruptObjectError,

@@ -32,7 +32,7 @@ export async function mergeSessions(core: RepoCore, opts: MergeOptions, open: (n
   if (opts.peers.includes(opts.target)) throw new SelfMergeError(opts.target);
   if (new Set(opts.peers).size !== opts.peers.length) throw new InvalidMergeError('a peer is named twice', { peers: [...opts.peers] });
   const base = opts.base ?? opts.peers[0];
-  if (base === undefined || !opts.peers.includes(base)) throw new InvalidMergeError(`the base ${String(base)} is not a peer`, { base: base ?? null });
+  if (base === undefined || !opts.peers.includes(base)) throw new InvalidMergeError(`the base ${typeof base === "string" ? base : `(a ${typeof base})`} is not a peer`, { base: typeof base === "string" ? base : null });
   if (opts.instruction !== undefined && typeof opts.instruction !== 'string') throw new InvalidMergeError('the instruction must be a string', {});
   const target = await open(opts.target);
   const peers = await Promise.all(opts.peers.map((p) => open(p)));

@@ -99,6 +99,7 @@ export class Repo {
       // a DAG session without a config (written by @ctxgit/dag directly, or a crash between the two writes) is adopted
       if ((await readRef(this.#core.git, configRef(name))) !== null) throw new SessionNameTakenError(name);
     } else {
+      await this.#assertNameFree(name);
       await dagWrite(name, 'createSession', () => createDagSession(this.#core.store, name));
     }
     await this.#writeConfig(config);
@@ -130,7 +131,7 @@ export class Repo {
     const clock = opts.clock ?? this.#clock;
     const config = this.#config(name, opts, clock);
     const settings = await this.#settings(config, opts);
-    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    await this.#assertNameFree(name);
     await dagWrite(name, 'importSession', () => writeTranscript(this.#core.store, name, transcript, { clock, ...(opts.ids === undefined ? {} : { ids: opts.ids }) }));
     await this.#writeConfig(config);
     return new Session(this.#host, settings);
@@ -250,6 +251,14 @@ export class Repo {
     await swapRef(this.#core, config.session, ref, before, oid);
   }
 
+  /** Refuses a name that is taken, or that differs from a taken one only by case (their refs would merge on a case-insensitive file system). */
+  async #assertNameFree(name: string): Promise<void> {
+    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    const folded = name.toLowerCase();
+    const clash = (await this.#core.store.listSessions()).find((other) => other.toLowerCase() === folded);
+    if (clash !== undefined) throw new SessionNameTakenError(name, clash);
+  }
+
   async #open(name: string, opts: SessionOptions): Promise<SessionSettings> {
     validateRefComponent(name, 'session');
     const rec = await this.#core.store.getSession(name);
@@ -264,7 +273,7 @@ export class Repo {
 
   async #forkNow(from: SessionSettings, name: string, at: string | undefined): Promise<Session> {
     validateRefComponent(name, 'session');
-    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    await this.#assertNameFree(name);
     const rec = await this.#core.store.getSession(from.name);
     const source = await readRef(this.#core.git, configRef(from.name));
     if (rec === undefined || source === null) throw new UnknownSessionError(from.name);

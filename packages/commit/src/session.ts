@@ -1,5 +1,5 @@
 import type { BatchNodeInput, Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
-import { appendAttach, appendNode, appendNodes, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
+import { appendAttach, appendNode, appendNodes, checkout, copyJson, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
 import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
 import { createOccupancyState, occupancy, recordUsage } from '@ctxgit/tokenize';
 import { parseCommitMeta, META_FILE } from './commit-meta.js';
@@ -174,8 +174,9 @@ export class Session {
    * ```
    */
   async append(input: NodeInput): Promise<Node> {
-    refuseReserved(input, 'input');
-    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'append', () => appendNode(this.#view(), this.name, input, this.#dag())));
+    const content = snapshotInput(input);
+    refuseReserved(content, 'input');
+    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'append', () => appendNode(this.#view(), this.name, content ?? input, this.#dag())));
   }
 
   /**
@@ -198,8 +199,9 @@ export class Session {
    * ```
    */
   async appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
-    if (Array.isArray(inputs)) inputs.forEach((input, i) => refuseReserved(input, `inputs[${i}]`));
-    return inBatch(this.#host.core.git, () => this.#appendTurn(inputs));
+    const contents = Array.isArray(inputs) ? inputs.map((input) => (snapshotInput(input) as BatchNodeInput | undefined) ?? input) : inputs;
+    if (Array.isArray(contents)) contents.forEach((input, i) => refuseReserved(input, `inputs[${i}]`));
+    return inBatch(this.#host.core.git, () => this.#appendTurn(contents));
   }
 
   async #appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
@@ -454,4 +456,21 @@ export class Session {
   #dag(): { clock: () => number; ids?: (session: string, seq: number) => string } {
     return { clock: this.#settings.clock, ...(this.#settings.ids === undefined ? {} : { ids: this.#settings.ids }) };
   }
+}
+
+/**
+ * A plain snapshot of an append's input (each field read once, `metadata` deep-copied while checked as JSON), so the
+ * reserved-key check sees what is written; undefined when `input` is not an object (appendNode refuses it).
+ */
+function snapshotInput(input: unknown): NodeInput | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const out: Record<string, unknown> = {};
+  try {
+    if (Array.isArray(input)) return undefined;
+    for (const key of Object.keys(input)) out[key] = (input as Record<string, unknown>)[key];
+  } catch {
+    throw new InvalidOptionError('input', '(unreadable)', 'a plain NodeInput object (reading its fields threw: a getter or a proxy)');
+  }
+  if (out['metadata'] !== undefined) out['metadata'] = copyJson(out['metadata'], 'metadata');
+  return out as unknown as NodeInput;
 }

@@ -42,6 +42,7 @@ it('exports exactly the public API', async () => {
     'readRef',
     'readTree',
     'recoverStaleLocks',
+    'removeTempObjects',
     'updateTree',
     'validateRefComponent',
     'verifyRepo',

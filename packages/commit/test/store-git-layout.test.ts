@@ -6,14 +6,13 @@ import { canonicalJson } from '../src/canonical-json.js';
 import { GitError } from '../src/git/errors.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { openGit } from '../src/git/open-git.js';
-import { recoverStaleLocks } from '../src/git/recover-stale-locks.js';
 import { GitNodeStore } from '../src/store/git-node-store.js';
 import { listRefs } from '../src/git/list-refs.js';
 import { readCommitObject } from '../src/git/read-commit-object.js';
 import { writeCommit } from '../src/git/write-commit.js';
 import { writeTree } from '../src/git/write-tree.js';
 import { FaultFs } from './git-fault-fs.js';
-import { FS_KINDS, fsckStrict, git, tempRepoDir, testSuffix } from './git-fixtures.js';
+import { FS_KINDS, fsckStrict, git, simulatedProcesses, tempRepoDir, testSuffix } from './git-fixtures.js';
 
 const CLOCK = (): number => 1_700_000_000_000;
 const rec = (id: string, version: number, extra: Partial<SessionRecord> = {}): SessionRecord => ({ id, head: null, nextSeq: 0, agentRunning: false, version, ...extra });
@@ -212,7 +211,8 @@ describe('GitNodeStore under faults and crashes', () => {
     // fsync on: the datasync calls are operations that can fail too
     const base = disk ? await openGit({ dir: await tempRepoDir(), fsync: true, tempSuffix: testSuffix }) : await openGit({ memory: true, tempSuffix: testSuffix });
     const faults = new FaultFs(base.fs);
-    const open = (): Promise<GitContext> => openGit({ ...(disk ? { dir: base.gitdir } : { memory: true as const }), fs: faults.fs, fsync: true, tempSuffix: testSuffix });
+    const processes = simulatedProcesses();
+    const open = (): Promise<GitContext> => openGit({ ...(disk ? { dir: base.gitdir } : { memory: true as const }), fs: faults.fs, fsync: true, tempSuffix: testSuffix, identity: processes.next() });
     let store = new GitNodeStore(await open(), { clock: CLOCK, maxAttempts: 2, sleep: async () => undefined });
     let r = await chain(store, 's', 2);
     // count the operations of one append
@@ -237,9 +237,8 @@ describe('GitNodeStore under faults and crashes', () => {
         }
         expect(outcome).toBeInstanceOf(GitError);
         expect(outcome).toMatchObject({ code: 'E_GIT_IO', data: { errno } });
-        // a crash: reopen as a new process would, clear the lock a dead writer may have left
+        // a crash: reopen as a new process would (the writer's lock, if left, names a dead process: taken over at once)
         store = new GitNodeStore(await open(), { clock: CLOCK, maxAttempts: 2, sleep: async () => undefined });
-        await recoverStaleLocks(store.ctx, { olderThanMs: 0 });
         expect(await state(store, ids)).toBe(snapshot);
         if (disk) expect(fsckStrict(base)).toEqual({ status: 0, problems: [] });
         r = await chain(store, 's', 1, r);

@@ -30,6 +30,13 @@ export interface FsPromisesLike {
   stat(path: string): Promise<FsStatsLike>;
   lstat(path: string): Promise<FsStatsLike>;
   rmdir(path: string): Promise<void>;
+  /**
+   * Makes `newPath` a hard link to `existingPath`, failing with EEXIST when `newPath` exists. Optional: with it a
+   * ref lock appears with its owner already written in it (a lock is never seen empty); without it the lock is
+   * created with `open(path, 'wx')` and then written, and a writer killed in between leaves an empty lock that is
+   * taken over only once older than `staleLockMs`. `node:fs` and memfs have it.
+   */
+  link?(existingPath: string, newPath: string): Promise<void>;
 }
 
 /**

@@ -12,6 +12,7 @@ import { writeTree } from '../git/write-tree.js';
 import { sessionOfRefComponent, sessionRefComponent } from '../refs.js';
 import { guard } from './internal/verifier.js';
 import { checkFiles } from './internal/check-files.js';
+import { checkObjects } from './internal/check-objects.js';
 import { checkRefs, VERIFIED_REF } from './internal/check-refs.js';
 import type { Verifier } from './internal/verifier.js';
 import { createVerifier, report } from './internal/verifier.js';
@@ -88,6 +89,8 @@ async function checkAppendOnly(v: Verifier, dag: DagModel, previous: string): Pr
  *   resolves and the edges are acyclic; the children, callees and roots indexes match the nodes exactly; the
  *   session record is consistent; every commit-index entry names a ContextCommit of its node (of the session or
  *   of one it was forked from), and those commits and the ones DAG commits name as parents are checked as above;
+ * - every object reachable from every ctxgit ref, through all of its history (older DAG commits included), exists,
+ *   hashes to its id and parses (skipped with `quick`);
  * - append-only: compared with the `previous` token, each session's old DAG commit is in its history and every
  *   node of it is still there, byte for byte, the record's version no lower.
  *
@@ -111,12 +114,13 @@ async function checkAppendOnly(v: Verifier, dag: DagModel, previous: string): Pr
 export async function verifyRepo(target: Repo | GitContext, options: VerifyOptions = {}): Promise<VerifyReport> {
   const ctx: unknown = isContext(target) ? target : typeof target === 'object' && target !== null ? (target as { git?: unknown }).git : undefined;
   if (!isContext(ctx)) throw new InvalidOptionError('target', typeof target, 'a Repo from openRepo or a GitContext from openGit');
-  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', typeof options, '{ previous?, record? }');
-  const { previous, record = false } = options;
+  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', typeof options, '{ previous?, record?, quick? }');
+  const { previous, record = false, quick = false } = options;
   if (previous !== undefined && previous !== null && (typeof previous !== 'string' || !OID.test(previous))) {
     throw new InvalidOptionError('previous', describe(previous), 'a token from an earlier VerifyReport (40 lowercase hex digits) or null');
   }
   if (typeof record !== 'boolean') throw new InvalidOptionError('record', describe(record), 'a boolean');
+  if (typeof quick !== 'boolean') throw new InvalidOptionError('quick', describe(quick), 'a boolean');
   const v = createVerifier({ fs: ctx.fs, gitdir: ctx.gitdir, cache: {} });
   await checkFiles(v);
   const dag = await checkDag(v);
@@ -130,6 +134,7 @@ export async function verifyRepo(target: Repo | GitContext, options: VerifyOptio
   if (against !== null) await checkAppendOnly(v, dag, against);
   const starts = await checkRefs(v, dag);
   await checkContextCommits(v, dag, [...dag.starts, ...starts]);
+  if (!quick) await checkObjects(v);
   const ok = !v.issues.some((i) => i.severity === 'error');
   let recorded = false;
   let token: string | null = null;

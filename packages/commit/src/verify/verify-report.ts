@@ -67,6 +67,8 @@ export interface VerifyCounts {
   readonly summaries: number;
   /** Distinct origin blobs compared with the DAG. */
   readonly origins: number;
+  /** Distinct objects read and re-hashed by the walk of every ctxgit ref's whole history (0 with `quick`). */
+  readonly objects: number;
 }
 
 /** The result of {@link verifyRepo}: problems as data, never thrown. */
@@ -97,4 +99,9 @@ export interface VerifyOptions {
   readonly previous?: string | null;
   /** When the report is ok, point `refs/ctxgit/verified` at the token (compare-and-swap). @defaultValue false */
   readonly record?: boolean;
+  /**
+   * Skip the walk that reads every object reachable from every ctxgit ref through all of its history; the DAG, the
+   * refs and the ContextCommits are still checked. @defaultValue false
+   */
+  readonly quick?: boolean;
 }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { LockIdentity } from '../lock-identity.js';
 
 /** A decoded git object. */
 export interface RawObject {
@@ -20,6 +22,12 @@ export interface GitState {
   /** A ref lock older than this (by its mtime, in ms) is taken for a dead writer's and removed. */
   staleLockMs: number;
   tempSuffix: () => string;
+  /** Who this process is in the locks and temporary files it writes, and how to tell whether another is alive. */
+  identity: LockIdentity;
+  /** A fresh random nonce per lock (names the owner's lock and its temporary files). */
+  nonce: () => string;
+  /** Nonces of locks this context failed to remove: no call holds them, so this process may take them over. */
+  readonly abandoned: Set<string>;
   /** Oids known to exist on storage (objects are immutable, so the set only grows until trimmed). */
   readonly known: Set<string>;
   /** LRU of decoded objects, bounded by `objectBytes`. */
@@ -54,10 +62,35 @@ export function stateOf(ctx: { readonly cache: object }): GitState {
   if (state === undefined) {
     const prefix = randomBytes(6).toString('hex');
     let counter = 0;
-    state = { fsync: true, staleLockMs: DEFAULT_STALE_LOCK_MS, tempSuffix: () => `${prefix}${(counter++).toString(36)}`, known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(), pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map() };
+    state = {
+      fsync: true,
+      staleLockMs: DEFAULT_STALE_LOCK_MS,
+      tempSuffix: () => `${prefix}${(counter++).toString(36)}`,
+      identity: processIdentity(),
+      nonce: () => randomBytes(8).toString('hex'),
+      abandoned: new Set(),
+      known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
+      pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map() };
     states.set(ctx.cache, state);
   }
   return state;
+}
+
+/** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */
+export function processIdentity(): LockIdentity {
+  return {
+    host: hostname(),
+    pid: process.pid,
+    isAlive: (pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (err) {
+        // EPERM: the process exists but belongs to another user
+        return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 'EPERM';
+      }
+    },
+  };
 }
 
 export function rememberExisting(state: GitState, oid: string): void {
