@@ -15,7 +15,7 @@ export interface FsFileHandleLike {
 }
 
 /**
- * The promise API the git layer (and isomorphic-git) calls. `node:fs`'s `promises` and memfs's `fs.promises` both fit;
+ * The promise API the git layer calls. `node:fs`'s `promises` and memfs's `fs.promises` both fit;
  * a fault-injecting wrapper only has to implement these methods.
  */
 export interface FsPromisesLike {
@@ -40,7 +40,7 @@ export interface FsPromisesLike {
 }
 
 /**
- * A file system as isomorphic-git takes it: an object with a `promises` member, e.g. `node:fs` or
+ * A file system as the git layer takes it: an object with a `promises` member, e.g. `node:fs` or
  * `createFsFromVolume(new Volume())` of memfs.
  */
 export interface FsLike {
