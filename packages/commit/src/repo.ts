@@ -23,6 +23,7 @@ import type { SessionConfig } from './session-config.js';
 import type { SessionSettings } from './session-settings.js';
 import type { GitNodeStore } from './store/git-node-store.js';
 import { swapRef } from './swap-ref.js';
+import { plainOptions } from './plain-options.js';
 
 /**
  * An open ctxgit repository: many sessions, their DAG and their ContextCommits, in one bare git repository.
@@ -73,9 +74,9 @@ export class Repo {
    * const s = await repo.createSession('chat-42', { model: 'anthropic:claude-sonnet-4-5', clock: () => 1_700_000_000_000 });
    * ```
    */
-  async createSession(name: string, opts: CreateSessionOptions): Promise<Session> {
+  async createSession(name: string, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
-    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
     const config = this.#config(name, opts, opts.clock ?? this.#clock);
     const settings = await this.#settings(config, opts);
     if ((await this.#core.store.getSession(name)) !== undefined) {
@@ -104,9 +105,9 @@ export class Repo {
    * const c = await s.commit();
    * ```
    */
-  async importSession(name: string, transcript: Transcript, opts: CreateSessionOptions): Promise<Session> {
+  async importSession(name: string, transcript: Transcript, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
-    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
     const clock = opts.clock ?? this.#clock;
     const config = this.#config(name, opts, clock);
     const settings = await this.#settings(config, opts);
@@ -129,7 +130,7 @@ export class Repo {
    * ```
    */
   async openSession(name: string, opts: SessionOptions = {}): Promise<Session> {
-    return new Session(this.#host, await this.#open(name, opts));
+    return new Session(this.#host, await this.#open(name, plainOptions<SessionOptions>(opts, 'opts', '{ rules?, clock?, … }')));
   }
 
   /**
@@ -174,7 +175,8 @@ export class Repo {
    * m.parentIds.length; // 3
    * ```
    */
-  async merge(opts: MergeOptions): Promise<ContextCommit> {
+  async merge(options: MergeOptions): Promise<ContextCommit> {
+    const opts = plainOptions<MergeOptions>(options, 'opts', '{ target, peers, instruction?, base? }', true);
     return mergeSessions(this.#core, opts, (name) => this.#open(name, opts));
   }
 
