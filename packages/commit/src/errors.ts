@@ -85,7 +85,11 @@ function showValue(value: unknown): string {
   try {
     return typeof value === 'symbol' ? value.toString() : String(value);
   } catch {
-    return Object.prototype.toString.call(value);
+    try {
+      return Object.prototype.toString.call(value);
+    } catch {
+      return '(an unreadable value)';
+    }
   }
 }
 

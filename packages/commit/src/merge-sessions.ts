@@ -24,8 +24,14 @@ export interface MergeOptions extends SessionOptions {
 }
 
 /** Validates everything, then writes the pointers, the instruction, the merge commit and the peers' `merged` refs. */
-export async function mergeSessions(core: RepoCore, opts: MergeOptions, open: (name: string) => Promise<SessionSettings>): Promise<ContextCommit> {
-  if (typeof opts !== 'object' || opts === null) throw new InvalidMergeError('expected { target, peers }', {});
+export async function mergeSessions(core: RepoCore, options: MergeOptions, open: (name: string) => Promise<SessionSettings>): Promise<ContextCommit> {
+  if (typeof options !== 'object' || options === null) throw new InvalidMergeError('expected { target, peers }', {});
+  let opts: MergeOptions;
+  try {
+    opts = Array.isArray(options.peers) ? { ...options, peers: Array.from(options.peers as unknown[]) as string[] } : options;
+  } catch {
+    throw new InvalidMergeError('peers is unreadable (a getter or a proxy threw); pass an array of session names', {});
+  }
   validateRefComponent(opts.target, 'session');
   if (!Array.isArray(opts.peers) || opts.peers.length === 0) throw new InvalidMergeError('name at least one peer', { target: opts.target });
   for (const p of opts.peers) validateRefComponent(p, 'session');

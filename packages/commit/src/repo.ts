@@ -24,6 +24,7 @@ import type { SessionConfig } from './session-config.js';
 import type { SessionSettings } from './session-settings.js';
 import type { GitNodeStore } from './store/git-node-store.js';
 import { swapRef } from './swap-ref.js';
+import { plainOptions } from './plain-options.js';
 
 /** What {@link Repo.gc} did. */
 export interface GcResult {
@@ -86,13 +87,13 @@ export class Repo {
    * const s = await repo.createSession('chat-42', { model: 'anthropic:claude-sonnet-4-5', clock: () => 1_700_000_000_000 });
    * ```
    */
-  async createSession(name: string, opts: CreateSessionOptions): Promise<Session> {
-    return inBatch(this.#core.git, () => this.#create(name, opts));
+  async createSession(name: string, options: CreateSessionOptions): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#create(name, options));
   }
 
-  async #create(name: string, opts: CreateSessionOptions): Promise<Session> {
+  async #create(name: string, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
-    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
     const config = this.#config(name, opts, opts.clock ?? this.#clock);
     const settings = await this.#settings(config, opts);
     if ((await this.#core.store.getSession(name)) !== undefined) {
@@ -121,13 +122,13 @@ export class Repo {
    * const c = await s.commit();
    * ```
    */
-  async importSession(name: string, transcript: Transcript, opts: CreateSessionOptions): Promise<Session> {
-    return inBatch(this.#core.git, () => this.#import(name, transcript, opts));
+  async importSession(name: string, transcript: Transcript, options: CreateSessionOptions): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#import(name, transcript, options));
   }
 
-  async #import(name: string, transcript: Transcript, opts: CreateSessionOptions): Promise<Session> {
+  async #import(name: string, transcript: Transcript, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
-    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
     const clock = opts.clock ?? this.#clock;
     const config = this.#config(name, opts, clock);
     const settings = await this.#settings(config, opts);
@@ -150,7 +151,7 @@ export class Repo {
    * ```
    */
   async openSession(name: string, opts: SessionOptions = {}): Promise<Session> {
-    return new Session(this.#host, await this.#open(name, opts));
+    return new Session(this.#host, await this.#open(name, plainOptions<SessionOptions>(opts, 'opts', '{ rules?, clock?, … }')));
   }
 
   /**
@@ -195,7 +196,8 @@ export class Repo {
    * m.parentIds.length; // 3
    * ```
    */
-  async merge(opts: MergeOptions): Promise<ContextCommit> {
+  async merge(options: MergeOptions): Promise<ContextCommit> {
+    const opts = plainOptions<MergeOptions>(options, 'opts', '{ target, peers, instruction?, base? }', true);
     return inBatch(this.#core.git, () => mergeSessions(this.#core, opts, (name) => this.#open(name, opts)));
   }
 

@@ -22,6 +22,7 @@ import { pendingDag, storedDag } from './session-dag.js';
 import type { SessionSettings } from './session-settings.js';
 import { DeferredWrite } from './store/deferred-write.js';
 import type { SessionNodeView } from './store/session-node-view.js';
+import { plainOptions } from './plain-options.js';
 
 /** Metadata keys only attach() and merge() may write: the engine expands nodes carrying them. */
 const RESERVED_METADATA: readonly string[] = ['attach', 'merge'];
@@ -259,7 +260,7 @@ export class Session {
    * ```
    */
   async edit(nodeId: string, edit: string | NodeEdit): Promise<Node> {
-    const change: NodeEdit = typeof edit === 'string' ? { output: edit } : edit;
+    const change: NodeEdit = typeof edit === 'string' ? { output: edit } : plainOptions<NodeEdit>(edit, 'edit', 'the new output, or { output?, input?, name?, metadata? }', true);
     return inBatch(this.#host.core.git, () => dagWrite(this.name, 'edit', () => editNode(this.#view(), this.name, nodeId, change, this.#dag())));
   }
 
@@ -275,7 +276,8 @@ export class Session {
    * const c = await s.checkout(firstAnswer.id, { commit: true });
    * ```
    */
-  async checkout(nodeId: string, opts: CheckoutOptions = {}): Promise<ContextCommit | undefined> {
+  async checkout(nodeId: string, options: CheckoutOptions = {}): Promise<ContextCommit | undefined> {
+    const opts = plainOptions<CheckoutOptions>(options, 'opts', '{ commit? }');
     await inBatch(this.#host.core.git, () => dagWrite(this.name, 'checkout', () => checkout(this.#view(), this.name, nodeId)));
     return opts.commit === true ? this.commit() : undefined;
   }
@@ -308,7 +310,7 @@ export class Session {
    * ```
    */
   async fork(name: string, opts: ForkSessionOptions = {}): Promise<Session> {
-    return this.#host.forkSession(this.#settings, name, opts.at);
+    return this.#host.forkSession(this.#settings, name, plainOptions<ForkSessionOptions>(opts, 'opts', '{ at? }').at);
   }
 
   /**
@@ -324,8 +326,8 @@ export class Session {
    * const c = await s.commit(); // holds the research items, marked attachedFrom
    * ```
    */
-  async attach(source: AttachRequest): Promise<Node> {
-    if (typeof source !== 'object' || source === null) throw new InvalidOptionError('source', source, '{ session, commit? }');
+  async attach(request: AttachRequest): Promise<Node> {
+    const source = plainOptions<AttachRequest>(request, 'source', '{ session, commit? }', true);
     return inBatch(this.#host.core.git, () => this.#attach(source));
   }
 
@@ -354,8 +356,9 @@ export class Session {
    * const titles = (await s.log()).map((e) => e.message.split('\n')[0]); // newest first
    * ```
    */
-  async log(opts: LogOptions = {}): Promise<LogEntry[]> {
+  async log(options: LogOptions = {}): Promise<LogEntry[]> {
     const core = this.#host.core;
+    const opts = plainOptions<LogOptions>(options, 'opts', '{ limit? }');
     const limit = opts.limit ?? Infinity;
     const out: LogEntry[] = [];
     let oid = await readRef(core.git, contextRef(this.name));
@@ -397,8 +400,10 @@ export class Session {
    * originals[0]?.node.output;
    * ```
    */
-  async expand(summaryKey: string, opts: ExpandOptions = {}): Promise<ExpandedSummary> {
+  async expand(summaryKey: string, options: ExpandOptions = {}): Promise<ExpandedSummary> {
     const core = this.#host.core;
+    const opts = plainOptions<ExpandOptions>(options, 'opts', '{ commit? }');
+    if (typeof summaryKey !== 'string') throw new InvalidOptionError('summaryKey', summaryKey, 'the key of a summary item (a string)');
     const id = opts.commit ?? (await readRef(core.git, contextRef(this.name)));
     if (id === null) throw new UnknownCommitError('(none)', `session ${this.name} has no commit yet`);
     return expandSummary(core, await loadCommit(core, id), summaryKey);

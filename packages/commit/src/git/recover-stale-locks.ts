@@ -1,5 +1,5 @@
-import { GitArgumentError } from './errors.js';
 import type { GitContext } from './git-context.js';
+import { sweepOptions } from './internal/sweep-options.js';
 import { lockPathsOf, sweepLeftovers, sweepLock } from './internal/ref-lock.js';
 import { walkRefFiles } from './internal/walk-refs.js';
 
@@ -32,11 +32,7 @@ export interface RecoverStaleLocksOptions {
  * ```
  */
 export async function recoverStaleLocks(ctx: GitContext, opts: RecoverStaleLocksOptions = {}): Promise<readonly string[]> {
-  if (typeof opts !== 'object' || opts === null) throw new GitArgumentError('opts', 'expected { olderThanMs?, now? }');
-  const olderThanMs = opts.olderThanMs ?? 600_000;
-  const now = opts.now ?? Date.now();
-  if (typeof olderThanMs !== 'number' || Number.isNaN(olderThanMs) || olderThanMs < 0) throw new GitArgumentError('opts.olderThanMs', 'expected milliseconds >= 0');
-  if (typeof now !== 'number' || !Number.isFinite(now)) throw new GitArgumentError('opts.now', 'expected milliseconds since the epoch');
+  const { olderThanMs, now } = sweepOptions(opts);
   const byDir = new Map<string, string[]>();
   for (const file of await walkRefFiles(ctx, 'refs')) {
     const slash = file.lastIndexOf('/');

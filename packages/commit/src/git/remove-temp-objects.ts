@@ -1,5 +1,5 @@
-import { GitArgumentError } from './errors.js';
 import type { GitContext } from './git-context.js';
+import { sweepOptions } from './internal/sweep-options.js';
 import { errnoOf, io, unlinkQuietly } from './internal/fs-ops.js';
 import { tempFileOwner } from './internal/lock-record.js';
 import { stateOf } from './internal/state.js';
@@ -40,11 +40,7 @@ async function names(ctx: GitContext, dir: string): Promise<string[]> {
  * ```
  */
 export async function removeTempObjects(ctx: GitContext, opts: RemoveTempObjectsOptions = {}): Promise<readonly string[]> {
-  if (typeof opts !== 'object' || opts === null) throw new GitArgumentError('opts', 'expected { olderThanMs?, now? }');
-  const olderThanMs = opts.olderThanMs ?? 600_000;
-  const now = opts.now ?? Date.now();
-  if (typeof olderThanMs !== 'number' || Number.isNaN(olderThanMs) || olderThanMs < 0) throw new GitArgumentError('opts.olderThanMs', 'expected milliseconds >= 0');
-  if (typeof now !== 'number' || !Number.isFinite(now)) throw new GitArgumentError('opts.now', 'expected milliseconds since the epoch');
+  const { olderThanMs, now } = sweepOptions(opts);
   const { identity } = stateOf(ctx);
   const removed: string[] = [];
   for (const shard of await names(ctx, `${ctx.gitdir}/objects`)) {

@@ -17,6 +17,7 @@ import { checkRefs, VERIFIED_REF } from './internal/check-refs.js';
 import type { Verifier } from './internal/verifier.js';
 import { createVerifier, report } from './internal/verifier.js';
 import type { VerifyOptions, VerifyReport } from './verify-report.js';
+import { plainOptions } from '../plain-options.js';
 
 const OID = /^[0-9a-f]{40}$/u;
 
@@ -114,8 +115,7 @@ async function checkAppendOnly(v: Verifier, dag: DagModel, previous: string): Pr
 export async function verifyRepo(target: Repo | GitContext, options: VerifyOptions = {}): Promise<VerifyReport> {
   const ctx: unknown = isContext(target) ? target : typeof target === 'object' && target !== null ? (target as { git?: unknown }).git : undefined;
   if (!isContext(ctx)) throw new InvalidOptionError('target', typeof target, 'a Repo from openRepo or a GitContext from openGit');
-  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', typeof options, '{ previous?, record?, quick? }');
-  const { previous, record = false, quick = false } = options;
+  const { previous, record = false, quick = false } = plainOptions<VerifyOptions>(options, 'options', '{ previous?, record?, quick? }');
   if (previous !== undefined && previous !== null && (typeof previous !== 'string' || !OID.test(previous))) {
     throw new InvalidOptionError('previous', describe(previous), 'a token from an earlier VerifyReport (40 lowercase hex digits) or null');
   }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { DagError } from '@ctxgit/dag';
 import { Volume, createFsFromVolume } from 'memfs';
 import { CommitError } from '../../src/index.js';
-import type { FsLike, LockIdentity } from '../../src/index.js';
+import type { FsLike, LockIdentity, Repo } from '../../src/index.js';
 
 /** Where each reliability test file writes its counts (git-ignored); docs/reliability.md is generated from them. */
 export const COUNTS_DIR = fileURLToPath(new URL('./.counts/', import.meta.url));
@@ -130,4 +130,14 @@ export function ghostIdentity(): LockIdentity {
       }
     },
   };
+}
+
+/** Node ids on a session's chain (following predecessors from its head), oldest first. */
+export async function chainOf(repo: Repo, session: string): Promise<string[]> {
+  const chain: string[] = [];
+  for (let id = (await repo.store.getSession(session))?.head ?? undefined; id !== undefined; ) {
+    chain.unshift(id);
+    id = (await repo.store.getNode(id))?.predecessor;
+  }
+  return chain;
 }
