@@ -8,6 +8,7 @@ import { checkDag, snapshotAt } from './internal/check-dag.js';
 import type { DagModel } from './internal/check-dag.js';
 import { readCommitObject } from '../git/read-commit-object.js';
 import { writeCommit } from '../git/write-commit.js';
+import { writeBlob } from '../git/write-blob.js';
 import { writeTree } from '../git/write-tree.js';
 import { sessionOfRefComponent, sessionRefComponent } from '../refs.js';
 import { guard } from './internal/verifier.js';
@@ -38,11 +39,13 @@ function tokenMessage(dag: DagModel): string {
   return `ctxgit verified ${lines.length} session DAG${lines.length === 1 ? '' : 's'}\n\n${lines.join('\n')}\n`;
 }
 
-/** Stores the verification token: a commit with the empty tree whose parents are every session's DAG commit. */
+/** Stores the verification token: a commit whose parents are every session's DAG commit, its tree `dags.txt` listing them. */
 async function writeToken(ctx: GitContext, dag: DagModel): Promise<string | null> {
   if (dag.refs.size === 0) return null;
   const heads = [...dag.refs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r.head);
-  const tree = await writeTree(ctx, []);
+  // the tree holds the same list as the message (`git show refs/ctxgit/verified:dags.txt`)
+  const list = await writeBlob(ctx, tokenMessage(dag).split('\n\n')[1] ?? '');
+  const tree = await writeTree(ctx, [{ mode: '100644', path: 'dags.txt', oid: list, type: 'blob' }]);
   const who = { name: 'ctxgit', email: 'ctxgit@localhost', timestamp: 0, timezoneOffset: 0 };
   return writeCommit(ctx, { tree, parents: [...new Set(heads)], message: tokenMessage(dag), author: who, committer: who });
 }
@@ -95,8 +98,8 @@ async function checkAppendOnly(v: Verifier, dag: DagModel, previous: string): Pr
  * - append-only: compared with the `previous` token, each session's old DAG commit is in its history and every
  *   node of it is still there, byte for byte, the record's version no lower.
  *
- * When the repository is sound the token is stored as a commit object (empty tree, one parent per session DAG
- * commit), so that it can be passed back later; no ref moves unless `record`.
+ * When the repository is sound the token is stored as a commit object (one parent per session DAG commit, a tree
+ * holding `dags.txt` that lists them), so that it can be passed back later; no ref moves unless `record`.
  *
  * Reads go through a fresh object cache, so damage on disk is seen even when `target` cached the object.
  *

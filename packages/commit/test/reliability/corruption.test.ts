@@ -3,7 +3,7 @@
 // zeroed, byte-flipped or deleted; verifyRepo must flag every single case. CI takes a seeded sample of 48 objects and
 // rotates the four ways over them; RELIABILITY_SCALE >= 4 (the full run) tries all four ways on every object.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,14 @@ async function sample(dir: string): Promise<void> {
   await chat.commit();
   await repo.merge({ target: 'chat', peers: ['alt'], instruction: 'combine' });
   expect((await verifyRepo(repo, { record: true })).ok).toBe(true);
+  // ctxgit writes packs; each object is damaged on its own as a loose file, so the packs are exploded with git
+  const packs = join(dir, 'objects', 'pack');
+  for (const name of readdirSync(packs).filter((f) => f.endsWith('.pack'))) {
+    const pack = readFileSync(join(packs, name));
+    rmSync(join(packs, name));
+    rmSync(join(packs, name.replace(/\.pack$/u, '.idx')));
+    execFileSync('git', ['--git-dir', dir, 'unpack-objects', '-q'], { input: pack });
+  }
 }
 
 function filesOf(root: string, rel = ''): [string, Buffer][] {
