@@ -28,12 +28,12 @@ function runImport(repo: string): { status: number | null; stdout: string; stder
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Starts an import and kills it `afterMs` after its first write to the repository on disk (its DAG ref appears). */
+/** Starts an import and kills it `afterMs` after its first write to the repository on disk (a session ref appears). */
 async function killedImport(repo: string, afterMs: number): Promise<NodeJS.Signals | null> {
   const child = spawn(process.execPath, importArgs(repo), { cwd: ROOT, env: { ...process.env, CTXGIT_REPO: '' }, stdio: 'ignore' });
   let timer: NodeJS.Timeout | undefined;
   const poll = setInterval(() => {
-    if (timer === undefined && existsSync(join(repo, 'refs', 'ctxgit', 'dag'))) timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    if (timer === undefined && existsSync(join(repo, 'refs', 'ctxgit', 'sessions'))) timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
   }, 5);
   return new Promise((resolve) =>
     child.on('exit', (_code, signal) => {
