@@ -79,7 +79,7 @@ export class Repo {
    * Creates an empty session (or adopts a session of the DAG store that has no ctxgit configuration yet).
    *
    * @param name - a valid git ref component (no `/`, `..`, control characters, …)
-   * @param opts - model, sizes and behaviour; see {@link CreateSessionOptions}
+   * @param options - model, sizes and behaviour; see {@link CreateSessionOptions}
    * @returns the session
    * @throws `InvalidNameError`, {@link SessionNameTakenError}, {@link UnknownModelError} (unknown model without `window`), {@link InvalidOptionError}; nothing is written then
    * @example
@@ -113,7 +113,7 @@ export class Repo {
    *
    * @param name - a valid git ref component
    * @param transcript - e.g. `importSweAgentTraj(text)`
-   * @param opts - as for {@link Repo.createSession}
+   * @param options - as for {@link Repo.createSession}
    * @returns the session, its head at the transcript's head
    * @throws the errors of {@link Repo.createSession} and of `writeTranscript`; nothing is written then
    * @example
@@ -187,7 +187,7 @@ export class Repo {
    * then a commit whose git parents are the target's previous commit and each peer's terminal commit. The base
    * peer's block is locked; each peer's `merged` ref is set to the merge commit.
    *
-   * @param opts - see {@link MergeOptions}
+   * @param options - see {@link MergeOptions}
    * @returns the merge commit
    * @throws {@link SelfMergeError}, {@link InvalidMergeError}, {@link UnknownSessionError}, {@link EmptySessionError}; nothing is written then
    * @example

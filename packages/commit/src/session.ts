@@ -269,7 +269,7 @@ export class Session {
    * also finds (or writes, when the node has none) the commit of the new head and moves the context ref to it.
    *
    * @param nodeId - the new head (not a tool node)
-   * @param opts - see {@link CheckoutOptions}
+   * @param options - see {@link CheckoutOptions}
    * @returns the commit of the new head when `opts.commit`, else undefined
    * @example
    * ```ts
@@ -317,7 +317,7 @@ export class Session {
    * Appends an attach pointer naming a ContextCommit of another session. Passive: the source's items are expanded
    * into this session's context at the next commit, once (deduplicated by `attachedFrom`), `full` and unlocked.
    *
-   * @param source - the session and (optionally) commit to attach
+   * @param request - the session and (optionally) commit to attach
    * @returns the pointer node
    * @throws {@link UnknownSessionError} for a missing session, {@link UnknownCommitError} for a commit that is not a ContextCommit of it; nothing is written then
    * @example
@@ -349,7 +349,7 @@ export class Session {
    * The session's commits, newest first, following first parents from its latest commit (a fork's log continues
    * into the commits of the session it was forked from, like `git log`).
    *
-   * @param opts - see {@link LogOptions}
+   * @param options - see {@link LogOptions}
    * @returns the entries, without items
    * @example
    * ```ts
@@ -390,7 +390,7 @@ export class Session {
    * each verified against the git object id recorded when it entered the context.
    *
    * @param summaryKey - key of a `summary` item, or of a `summarized` one that a later summary absorbed
-   * @param opts - see {@link ExpandOptions}
+   * @param options - see {@link ExpandOptions}
    * @returns the originals
    * @throws {@link UnknownItemError} when the key names no summary; {@link VerificationError} when an original does not hash to its recorded id
    * @example
