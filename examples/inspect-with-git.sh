@@ -34,8 +34,13 @@ echo "== its original DAG node, by the blob id the item records ($origin)"
 $G cat-file -p "$origin"; echo
 h=$(printf %s "$node" | sha1sum | cut -c1-4)
 h1=$(echo "$h" | cut -c1-2); h2=$(echo "$h" | cut -c3-4)
-echo "== the same node in the DAG tree: refs/ctxgit/dag:nodes/$h1/$h2/$node.json"
-$G show "refs/ctxgit/dag:nodes/$h1/$h2/$node.json"; echo
+echo "== the same node in the session's DAG tree: refs/ctxgit/sessions/$session/dag:nodes/$h1/$h2/$node.json"
+$G show "refs/ctxgit/sessions/$session/dag:nodes/$h1/$h2/$node.json"; echo
+head=$($G log -1 --format='%(trailers:key=Head-Node,valueonly)' "$latest")
+hh=$(printf %s "$head" | sha1sum | cut -c1-4)
+echo "== the commit index: the latest commit at head $head"
+indexed=$($G show "refs/ctxgit/sessions/$session/dag:commits/$(echo "$hh" | cut -c1-2)/$(echo "$hh" | cut -c3-4)/$head")
+$G cat-file -p "$indexed"
 
 echo "== what changed between the first and the latest commit"
 $G diff --stat "$first" "$latest" -- items/

@@ -86,7 +86,9 @@ describe('examples', () => {
     expect(out).toMatch(/Head-Node: [0-9a-f]{16}\nRules-Version: .+\nTotal-Tokens: \d+/);
     const sections = out.split('\n== ');
     const byOid = sections.find((s) => s.startsWith('its original DAG node'))?.split('\n')[1];
-    const byPath = sections.find((s) => s.startsWith('the same node in the DAG tree'))?.split('\n')[1];
+    const byPath = sections.find((s) => s.startsWith("the same node in the session's DAG tree"))?.split('\n')[1];
+    const indexed = sections.find((s) => s.startsWith('the commit index'));
+    expect(indexed).toMatch(/\nrun turn \d+:/);
     expect(byOid).toBeDefined();
     expect(byPath).toBe(byOid);
     expect(JSON.parse(byOid ?? '') as { role: string }).toMatchObject({ role: 'user' });

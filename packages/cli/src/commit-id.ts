@@ -5,14 +5,25 @@ import { CliError } from './errors.js';
 /** Shortest commit id prefix accepted (as git's default abbreviation floor). */
 export const MIN_PREFIX = 4;
 
-/** Every context commit id: the targets of the sessions' `context` and node-index refs, and all their ancestors. */
+/**
+ * Every context commit id: the targets of the sessions' `context` refs, the commits the sessions' DAG commits name
+ * as extra parents (the commit index keeps every ContextCommit reachable that way), and all their ancestors.
+ */
 async function allCommitIds(repo: Repo): Promise<Set<string>> {
   const ids = new Set<string>();
   const todo: string[] = [];
+  const dags = new Set<string>();
   for (const ref of await listRefs(repo.git, 'refs/ctxgit/sessions/')) {
-    if (!ref.endsWith('/context') && !ref.includes('/nodes/')) continue;
-    const oid = await readRef(repo.git, ref);
-    if (oid !== null) todo.push(oid);
+    const oid = ref.endsWith('/context') || ref.endsWith('/dag') ? await readRef(repo.git, ref) : null;
+    if (oid === null) continue;
+    if (ref.endsWith('/context')) todo.push(oid);
+    // a DAG's first parents are DAG commits, its other parents ContextCommits
+    for (let d: string | undefined = oid; d !== undefined && ref.endsWith('/dag') && !dags.has(d); ) {
+      dags.add(d);
+      const [first, ...rest]: readonly string[] = (await readCommitObject(repo.git, d)).parents;
+      todo.push(...rest);
+      d = first;
+    }
   }
   for (let oid = todo.pop(); oid !== undefined; oid = todo.pop()) {
     if (ids.has(oid)) continue;

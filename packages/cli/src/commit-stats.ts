@@ -42,7 +42,7 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
       if (item.state === 'summary') continue;
       let t = fullOf.get(item.sourceNodeId);
       if (t === undefined) {
-        const node = await repo.store.getNode(item.sourceNodeId);
+        const node = (await repo.store.forSession(c.session).getNode(item.sourceNodeId)) ?? (await repo.store.getNode(item.sourceNodeId));
         t = node === undefined ? item.tokens : itemFromNode(node, tokenizer).tokens;
         fullOf.set(item.sourceNodeId, t);
       }

@@ -249,6 +249,6 @@ describe('ctxgit expand / checkout / fork / merge / verify', () => {
     expect(again).toMatchObject({ ok: true, previous: verify.token });
     const text = await run(['verify', '--repo', repo]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^ok: \d+ refs, \d+ DAG commits, \d+ nodes, 2 sessions, \d+ context commits, \d+ items, \d+ summaries, \d+ origins checked\n$/);
+    expect(text.stdout).toMatch(/^ok: \d+ refs, \d+ DAG commits, \d+ nodes, 2 sessions, \d+ context commits, \d+ items, \d+ summaries, \d+ origins, \d+ objects checked\n$/);
   });
 });

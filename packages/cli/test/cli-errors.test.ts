@@ -40,8 +40,9 @@ describe('error paths (in-process)', () => {
     await runJson(['import', SIMPLE_TRAJ, '--format', 'swe-agent', '--repo', repo, '--no-fsync']);
     const log = await runJson<{ id: string }[]>(['log', '--repo', repo]);
     const last = log.at(-1)?.id ?? '';
-    const objects = join(repo, 'objects', last.slice(0, 2));
-    for (const f of readdirSync(objects)) if (f === last.slice(2)) rmSync(join(objects, f));
+    // the import ends packed: the pack goes, and with it the oldest commit (and every other object)
+    const packs = join(repo, 'objects', 'pack');
+    for (const f of readdirSync(packs)) rmSync(join(packs, f));
     const r = await run(['verify', '--repo', repo, '--json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^ctxgit: \d+ errors found, first E_VERIFY_\w+ at .+ \[E_CLI_VERIFY_FAILED\]\n$/);

@@ -1,16 +1,22 @@
 import type { Node } from '@ctxgit/dag';
+import { MissingNodeError } from '@ctxgit/dag';
 import type { PipelineInput } from '@ctxgit/rules';
 import { canonicalJson } from './canonical-json.js';
 import { LAYOUT_FORMAT } from './commit-meta.js';
 import type { CommitMeta } from './commit-meta.js';
 import { commitMessage } from './commit-message.js';
-import { EmptySessionError, UnknownSessionError } from './errors.js';
+import { CommitConflictError, EmptySessionError, UnknownSessionError } from './errors.js';
+import { RefConflictError } from './git/errors.js';
+import type { CommitIndexEntry } from './store/git-node-store.js';
 import { attachPointerOf, expandAttach } from './expand-attach.js';
 import { readRef } from './git/read-ref.js';
 import { writeBlob } from './git/write-blob.js';
-import { contextRef, nodeCommitRef } from './refs.js';
+import { contextRef } from './refs.js';
+import { dagWrite } from './conflict.js';
+import type { SessionDag } from './session-dag.js';
+import { storedDag } from './session-dag.js';
 import type { RepoCore } from './repo-core.js';
-import { loadCommit, mustGetNode, remember } from './repo-core.js';
+import { loadCommit, remember } from './repo-core.js';
 import { swapRef } from './swap-ref.js';
 import type { SessionSettings } from './session-settings.js';
 import type { StoredCommit } from './stored-commit.js';
@@ -23,38 +29,42 @@ import { pinRecordOf } from './pins/pin-record.js';
 import { runTurnPipeline } from './turn-pipeline.js';
 import { nextCommitTools } from './tools/next-commit-tools.js';
 
-/** The nearest index entry for `node`: the session's own, else the one of the session that appended the node. */
-async function lookupIndex(core: RepoCore, session: string, node: Node): Promise<{ oid: string; own: boolean } | undefined> {
-  const own = await readRef(core.git, nodeCommitRef(session, node.id));
-  if (own !== null) return { oid: own, own: true };
-  if (node.session === session) return undefined;
-  const other = await readRef(core.git, nodeCommitRef(node.session, node.id));
-  return other === null ? undefined : { oid: other, own: false };
+/** A commit of the session's head: found through the index (`isNew` false) or just written (objects only, no ref moved). */
+export interface LatestCommit {
+  readonly stored: StoredCommit;
+  /** The head node it was found or written for. */
+  readonly head: string;
+  readonly isNew: boolean;
+  /** The index entry of the head when it was read (undefined: none): the index write expects it. */
+  readonly indexed: string | undefined;
 }
 
 /**
- * The ContextCommit of the session's head: found through the node index when the head has one that holds
- * every node of its branch, else written from the nearest commit on the head's ancestor chain (its items, plus
- * the branch's new nodes as `full` items and attach expansions, through the rule pipeline). Objects are
- * written first, then the index ref, then the session's context ref (both compare-and-swap).
+ * The ContextCommit of the session's head: found through the commit index when the head has one that holds every
+ * node of its branch, else written from the nearest commit on the head's ancestor chain (its items, plus the
+ * branch's new nodes as `full` items and attach expansions, through the rule pipeline). Writes the new commit's
+ * objects only: the caller records it in the index and moves the context ref.
  */
-export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Promise<StoredCommit> {
-  const rec = await core.store.getSession(s.name);
+export async function buildLatestCommit(core: RepoCore, s: SessionSettings, dag: SessionDag): Promise<LatestCommit> {
+  const rec = await dag.getSession();
   if (rec === undefined) throw new UnknownSessionError(s.name);
   if (rec.head === null) throw new EmptySessionError(s.name);
-  const contextBefore = await readRef(core.git, contextRef(s.name));
-  const headRef = nodeCommitRef(s.name, rec.head);
+  const must = async (id: string): Promise<Node> => {
+    const n = await dag.getNode(id);
+    if (n === undefined) throw new MissingNodeError({ missing: id, reference: 'node' });
+    return n;
+  };
   const chain: Node[] = [];
-  let node = await mustGetNode(core, rec.head);
-  let hit: { oid: string; own: boolean } | undefined;
+  let node = await must(rec.head);
+  let hit: string | undefined;
   for (;;) {
-    hit = await lookupIndex(core, s.name, node);
+    hit = await dag.commitAt(node.id);
     if (hit !== undefined) break;
     chain.push(node);
     if (node.predecessor === undefined) break;
-    node = await mustGetNode(core, node.predecessor);
+    node = await must(node.predecessor);
   }
-  const base = hit === undefined ? null : await loadCommit(core, hit.oid);
+  const base = hit === undefined ? null : await loadCommit(core, hit);
   const taken = new Set<string>();
   const covered = (id: string): boolean => taken.has(id) || (base !== null && holdsNode(base, id));
   const fresh: Node[] = [];
@@ -64,19 +74,17 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
       fresh.push(n);
     }
     if (n.role !== 'assistant') return;
-    for (const id of await core.store.calleesOf(n.id)) {
+    for (const id of await dag.calleesOf(n.id)) {
       if (covered(id)) continue;
       taken.add(id);
-      fresh.push(await mustGetNode(core, id));
+      fresh.push(await must(id));
     }
   };
   // A pin record is not an item: the commit of its node applied it already.
   if (base !== null && pinRecordOf(node) === undefined) await take(node);
   for (let i = chain.length - 1; i >= 0; i--) await take(chain[i] as Node);
-  if (base !== null && fresh.length === 0) {
-    if (contextBefore !== base.commit.id) await swapRef(core, s.name, contextRef(s.name), contextBefore, base.commit.id);
-    return base;
-  }
+  const indexed = chain.length === 0 ? hit : undefined;
+  if (base !== null && fresh.length === 0) return { stored: base, head: rec.head, isNew: false, indexed };
   const inputs: PipelineInput[] = [];
   const origins = new Map<string, string>();
   const parents: string[] = base === null ? [] : [base.commit.id];
@@ -128,8 +136,37 @@ export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Pr
   const tools = await nextCommitTools(core.git, s.name, s, base?.commit, inputs);
   const stored = await writeStoredCommit(core.git, { base, items: result.items, changed, counts, origins, meta, parents, message, ...(tools === undefined ? {} : { tools }) });
   remember(core, stored);
-  const indexBefore = hit !== undefined && hit.own && chain.length === 0 ? hit.oid : null;
-  await swapRef(core, s.name, headRef, indexBefore, stored.commit.id);
-  await swapRef(core, s.name, contextRef(s.name), contextBefore, stored.commit.id);
-  return stored;
+  return { stored, head: rec.head, isNew: true, indexed };
+}
+
+/**
+ * The ContextCommit of the session's head ({@link buildLatestCommit}); a new one is recorded in the commit index
+ * (one DAG commit) and the session's context ref is moved to it (compare-and-swap each).
+ */
+export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Promise<StoredCommit> {
+  const contextBefore = await readRef(core.git, contextRef(s.name));
+  const built = await buildLatestCommit(core, s, storedDag(core.store, s.name));
+  if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)]));
+  await moveContext(core, s.name, contextBefore, built.stored.commit.id);
+  return built.stored;
+}
+
+/** The commit index entry of a new commit, expecting what the head's entry held when it was read. */
+export function indexEntry(built: LatestCommit): CommitIndexEntry {
+  return { node: built.head, commit: built.stored.commit.id, ...(built.indexed === undefined ? {} : { expected: built.indexed }) };
+}
+
+/** A DAG write that records commits: a lost race on the session record or on an index entry becomes {@link CommitConflictError}. */
+export async function indexWrite(session: string, what: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await dagWrite(session, what, fn);
+  } catch (err) {
+    if (err instanceof RefConflictError && err.data['reason'] === 'moved') throw new CommitConflictError(session, what, err);
+    throw err;
+  }
+}
+
+/** Moves the session's context ref from `before` to `id` (compare-and-swap) unless it is there already. */
+export async function moveContext(core: RepoCore, session: string, before: string | null, id: string): Promise<void> {
+  if (before !== id) await swapRef(core, session, contextRef(session), before, id);
 }

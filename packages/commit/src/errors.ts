@@ -32,10 +32,16 @@ export class UnknownSessionError extends CommitError {
   }
 }
 
-/** `createSession` or `fork` was given a name already taken (`E_COMMIT_SESSION_EXISTS`). */
+/** `createSession`, `importSession` or `fork` was given a name already taken, or one differing from a taken one only by case (`E_COMMIT_SESSION_EXISTS`). */
 export class SessionNameTakenError extends CommitError {
-  constructor(session: string) {
-    super('E_COMMIT_SESSION_EXISTS', `session "${session}" already exists; open it with repo.openSession() or pick another name`, { session });
+  constructor(session: string, existing: string = session) {
+    super(
+      'E_COMMIT_SESSION_EXISTS',
+      existing === session
+        ? `session "${session}" already exists; open it with repo.openSession() or pick another name`
+        : `session "${session}" differs from the existing session "${existing}" only by case (a case-insensitive file system would merge their refs); pick another name`,
+      { session, existing },
+    );
   }
 }
 
@@ -79,7 +85,11 @@ function showValue(value: unknown): string {
   try {
     return typeof value === 'symbol' ? value.toString() : String(value);
   } catch {
-    return Object.prototype.toString.call(value);
+    try {
+      return Object.prototype.toString.call(value);
+    } catch {
+      return '(an unreadable value)';
+    }
   }
 }
 
@@ -97,11 +107,29 @@ export class EmptySessionError extends CommitError {
   }
 }
 
-/** Another writer changed the session first; re-open or retry the call (`E_COMMIT_CONFLICT`). */
+/**
+ * Another writer changed the session first, or is writing a ref of it right now; nothing of this call was written
+ * and it can be retried (`E_COMMIT_CONFLICT`, `data.retryable` true). `data.reason` is `'locked'` when a live writer
+ * holds the ref's lock (`data.holder` names it), `'moved'` otherwise.
+ */
 export class CommitConflictError extends CommitError {
   constructor(session: string, what: string, cause?: unknown) {
-    super('E_COMMIT_CONFLICT', `another writer changed session "${session}" (${what}) first; nothing of this call was lost, retry it`, { session, what }, { cause });
+    const c = typeof cause === 'object' && cause !== null && 'data' in cause ? (cause as { data: CommitErrorData }).data : {};
+    const locked = c['reason'] === 'locked';
+    super(
+      'E_COMMIT_CONFLICT',
+      locked
+        ? `a live writer is writing session "${session}" (${what}) right now${holderText(c['holder'])}; nothing of this call was written, retry it`
+        : `another writer changed session "${session}" (${what}) first; nothing of this call was written, retry it`,
+      { session, what, reason: locked ? 'locked' : 'moved', retryable: true, ...(locked ? { holder: c['holder'] ?? null } : {}) },
+      { cause },
+    );
   }
+}
+
+function holderText(holder: unknown): string {
+  const owner = typeof holder === 'object' && holder !== null ? (holder as { owner?: { pid?: unknown; host?: unknown } | null }).owner : undefined;
+  return owner === null || owner === undefined ? '' : ` (pid ${String(owner.pid)} on host ${String(owner.host)})`;
 }
 
 /** The key names no item, or an item that is not a summary (`E_COMMIT_UNKNOWN_ITEM`). */

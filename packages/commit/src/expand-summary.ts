@@ -32,7 +32,7 @@ export async function expandSummary(core: RepoCore, stored: StoredCommit, key: s
     if (actual !== folded.origin) throw new VerificationError(nodeId, folded.origin, actual);
     const text = new TextDecoder().decode(bytes);
     const node = JSON.parse(text) as Node;
-    const current = await core.store.getNode(node.id);
+    const current = typeof node.session === 'string' ? await core.store.nodeIn(node.session, node.id) : undefined;
     const currentOid = current === undefined ? 'missing' : blobOid(new TextEncoder().encode(canonicalJson(current)));
     if (currentOid !== folded.origin) throw new VerificationError(node.id, folded.origin, currentOid);
     originals.push({ key: k, oid: folded.origin, node, text });

@@ -33,10 +33,11 @@ export type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js
 export { openRepo } from './open-repo.js';
 export type { OpenRepoOptions } from './open-repo.js';
 export { Repo } from './repo.js';
+export type { GcResult } from './repo.js';
 export type { CreateSessionOptions, SessionOptions } from './session-options.js';
 export type { MergeOptions } from './merge-sessions.js';
 export { Session } from './session.js';
-export type { AttachRequest, CheckoutOptions, ExpandOptions, FoldToolCallOptions, ForkSessionOptions, LogOptions, PinResult, ResolveToolCallOptions, SessionUsage, ToolCall } from './session.js';
+export type { AppendedTurn, AttachRequest, CheckoutOptions, ExpandOptions, FoldToolCallOptions, ForkSessionOptions, LogOptions, PinResult, ResolveToolCallOptions, SessionUsage, ToolCall } from './session.js';
 export type { SessionSummarizeInput, SessionSummarizer } from './summarizer/session-summarizer.js';
 export type { CommitTools } from './tools/commit-tools.js';
 export type { LogEntry } from './log-entry.js';
@@ -48,8 +49,11 @@ export type { CommitDiff, ItemChange } from './diff-commits.js';
 export { verifyRepo } from './verify/verify-repo.js';
 export type { VerifyCounts, VerifyIssue, VerifyIssueCode, VerifyOptions, VerifyReport } from './verify/verify-report.js';
 export { GitNodeStore } from './store/git-node-store.js';
-export type { GitNodeStoreOptions } from './store/git-node-store.js';
+export type { CommitIndexEntry, GitNodeStoreOptions } from './store/git-node-store.js';
+export { SessionNodeView } from './store/session-node-view.js';
+export type { PerSessionReads } from './store/session-node-view.js';
 export { openGit } from './git/open-git.js';
+export type { LockHolder } from './git/errors.js';
 export type { OpenGitCommonOptions, OpenGitDirOptions, OpenGitMemoryOptions, OpenGitOptions } from './git/open-git.js';
 export type { FsFileHandleLike, FsLike, FsPromisesLike, FsStatsLike } from './git/fs-like.js';
 export type { GitContext } from './git/git-context.js';
@@ -71,6 +75,9 @@ export { compareAndSwapRef } from './git/compare-and-swap-ref.js';
 export { listRefs } from './git/list-refs.js';
 export { recoverStaleLocks } from './git/recover-stale-locks.js';
 export type { RecoverStaleLocksOptions } from './git/recover-stale-locks.js';
+export { removeTempObjects } from './git/remove-temp-objects.js';
+export type { RemoveTempObjectsOptions } from './git/remove-temp-objects.js';
+export type { LockIdentity } from './git/lock-identity.js';
 export { validateRefComponent } from './git/validate-ref-name.js';
 export {
   CorruptObjectError,

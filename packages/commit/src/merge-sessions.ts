@@ -24,15 +24,21 @@ export interface MergeOptions extends SessionOptions {
 }
 
 /** Validates everything, then writes the pointers, the instruction, the merge commit and the peers' `merged` refs. */
-export async function mergeSessions(core: RepoCore, opts: MergeOptions, open: (name: string) => Promise<SessionSettings>): Promise<ContextCommit> {
-  if (typeof opts !== 'object' || opts === null) throw new InvalidMergeError('expected { target, peers }', {});
+export async function mergeSessions(core: RepoCore, options: MergeOptions, open: (name: string) => Promise<SessionSettings>): Promise<ContextCommit> {
+  if (typeof options !== 'object' || options === null) throw new InvalidMergeError('expected { target, peers }', {});
+  let opts: MergeOptions;
+  try {
+    opts = Array.isArray(options.peers) ? { ...options, peers: Array.from(options.peers as unknown[]) as string[] } : options;
+  } catch {
+    throw new InvalidMergeError('peers is unreadable (a getter or a proxy threw); pass an array of session names', {});
+  }
   validateRefComponent(opts.target, 'session');
   if (!Array.isArray(opts.peers) || opts.peers.length === 0) throw new InvalidMergeError('name at least one peer', { target: opts.target });
   for (const p of opts.peers) validateRefComponent(p, 'session');
   if (opts.peers.includes(opts.target)) throw new SelfMergeError(opts.target);
   if (new Set(opts.peers).size !== opts.peers.length) throw new InvalidMergeError('a peer is named twice', { peers: [...opts.peers] });
   const base = opts.base ?? opts.peers[0];
-  if (base === undefined || !opts.peers.includes(base)) throw new InvalidMergeError(`the base ${String(base)} is not a peer`, { base: base ?? null });
+  if (base === undefined || !opts.peers.includes(base)) throw new InvalidMergeError(`the base ${typeof base === "string" ? base : `(a ${typeof base})`} is not a peer`, { base: typeof base === "string" ? base : null });
   if (opts.instruction !== undefined && typeof opts.instruction !== 'string') throw new InvalidMergeError('the instruction must be a string', {});
   const target = await open(opts.target);
   const peers = await Promise.all(opts.peers.map((p) => open(p)));
@@ -45,7 +51,7 @@ export async function mergeSessions(core: RepoCore, opts: MergeOptions, open: (n
   for (const [i, p] of peers.entries()) {
     const c = terminals[i] as ContextCommit;
     await dagWrite(target.name, 'merge', () =>
-      appendAttach(core.store, target.name, { session: p.name, head: c.headNodeId, commit: c.id }, {
+      appendAttach(core.store.forSession(target.name, [p.name]), target.name, { session: p.name, head: c.headNodeId, commit: c.id }, {
         ...dag,
         output: `[merged session ${p.name} at commit ${c.id}]`,
         metadata: { merge: { base: p.name === base } },
@@ -54,7 +60,7 @@ export async function mergeSessions(core: RepoCore, opts: MergeOptions, open: (n
   }
   if (opts.instruction !== undefined) {
     const text = opts.instruction;
-    await dagWrite(target.name, 'merge', () => appendNode(core.store, target.name, { role: 'user', output: text }, dag));
+    await dagWrite(target.name, 'merge', () => appendNode(core.store.forSession(target.name), target.name, { role: 'user', output: text }, dag));
   }
   const merged = (await ensureLatestCommit(core, target)).commit;
   for (const p of peers) await swapRef(core, p.name, mergedRef(p.name), await readRef(core.git, mergedRef(p.name)), merged.id);

@@ -5,6 +5,7 @@ import { GitIoError, NotARepositoryError } from './git/errors.js';
 import { listRefs } from './git/list-refs.js';
 import { openGit } from './git/open-git.js';
 import { recoverStaleLocks } from './git/recover-stale-locks.js';
+import { removeTempObjects } from './git/remove-temp-objects.js';
 import type { OpenGitOptions } from './git/open-git.js';
 import { Repo } from './repo.js';
 import { GitNodeStore } from './store/git-node-store.js';
@@ -16,9 +17,10 @@ export type OpenRepoOptions = OpenGitOptions & {
   /** Milliseconds since the epoch, for the DAG's commits and as the sessions' default clock. @defaultValue `Date.now` */
   readonly clock?: Clock;
   /**
-   * Remove every ref lock file older than this many milliseconds (by its mtime, against the wall clock) when
-   * opening (what a crashed writer leaves; see `recoverStaleLocks`). Only safe when no live writer can be stalled
-   * that long. Writers also remove a lock older than `staleLockMs` on the ref they update. @defaultValue no sweep
+   * When set, opening runs `recoverStaleLocks` (locks of dead processes of this host, any age; locks naming no owner
+   * of this host older than this many milliseconds) and `removeTempObjects` (dead writers' temporary objects). A live
+   * writer's lock is never removed. Writers take over a dead writer's lock on the ref they update by themselves, so
+   * this only tidies up. @defaultValue no sweep
    */
   readonly recoverLocksOlderThanMs?: number;
   /** The summarizer of every session opened through this repository, unless its options name another. @defaultValue none: summaries are the deterministic brief */
@@ -60,9 +62,9 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  * @returns the repository
  * @remarks
  * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
- * shares). The next writer of that ref removes a lock older than `staleLockMs` (30 s by default; a live writer holds
- * one for milliseconds), so writes fail with `RefConflictError` (reason `locked`) only until then. A single-process
- * backend can open with `recoverLocksOlderThanMs: 0` to clear them at once.
+ * shares). The lock names its owner (host, pid): the next writer of that ref takes it over at once when that process
+ * is dead, and a lock of another host (or of git) once older than `staleLockMs` (30 s by default). A live writer's
+ * lock is never removed: its competitors get a retryable `RefConflictError` (reason `locked`) naming it.
  * @throws {@link NotCtxgitRepoError} when the directory holds something else (another git repository, other files); `GitIoError` when the file system fails
  * @example
  * ```ts
@@ -82,7 +84,10 @@ export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
   }
   await ensureMarker(git, location);
   const clock = opts.clock ?? Date.now;
-  if (opts.recoverLocksOlderThanMs !== undefined) await recoverStaleLocks(git, { olderThanMs: opts.recoverLocksOlderThanMs });
+  if (opts.recoverLocksOlderThanMs !== undefined) {
+    await recoverStaleLocks(git, { olderThanMs: opts.recoverLocksOlderThanMs });
+    await removeTempObjects(git, { olderThanMs: opts.recoverLocksOlderThanMs });
+  }
   const store = new GitNodeStore(git, { clock });
   return new Repo({ git, store, location, commits: new Map() }, clock, opts.summarizer);
 }

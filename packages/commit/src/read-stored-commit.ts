@@ -20,7 +20,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a ContextCommit and its layout from git; {@link UnknownCommitError} when `oid` is no ContextCommit. */
 export async function readStoredCommit(ctx: GitContext, oid: string): Promise<StoredCommit> {
-  if (typeof oid !== 'string' || !OID.test(oid)) throw new UnknownCommitError(String(oid), 'not 40 lowercase hex digits');
+  if (typeof oid !== 'string' || !OID.test(oid)) throw new UnknownCommitError(typeof oid === 'string' ? oid.slice(0, 100) : `(a ${oid === null ? 'null' : typeof oid})`, 'not 40 lowercase hex digits');
   let raw;
   try {
     raw = await readCommitObject(ctx, oid);

@@ -1,5 +1,3 @@
-import type { Node } from '@ctxgit/dag';
-import { MissingNodeError } from '@ctxgit/dag';
 import type { GitContext } from './git/git-context.js';
 import type { GitNodeStore } from './store/git-node-store.js';
 import { readStoredCommit } from './read-stored-commit.js';
@@ -43,11 +41,4 @@ export function remember(core: RepoCore, stored: StoredCommit): void {
     core.commits.delete(id);
     items -= c.commit.items.length;
   }
-}
-
-/** The node, or MissingNodeError. */
-export async function mustGetNode(core: RepoCore, id: string): Promise<Node> {
-  const node = await core.store.getNode(id);
-  if (node === undefined) throw new MissingNodeError({ missing: id, reference: 'node' });
-  return node;
 }

@@ -10,6 +10,7 @@ import type { ContextCommit } from './context-commit.js';
 import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from './errors.js';
 import type { GitContext } from './git/git-context.js';
 import { readRef } from './git/read-ref.js';
+import { inBatch, maintain } from './git/internal/pack-store.js';
 import { validateRefComponent } from './git/validate-ref-name.js';
 import { mergeSessions } from './merge-sessions.js';
 import type { MergeOptions } from './merge-sessions.js';
@@ -29,6 +30,19 @@ import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 import { CatalogueCache } from './tools/catalogue-cache.js';
 import { storeCatalogue } from './tools/store-catalogue.js';
 import { readToolsTree, toolsRef } from './tools/tools-ref.js';
+import { plainOptions } from './plain-options.js';
+
+/** What {@link Repo.gc} did. */
+export interface GcResult {
+  /** Packs rolled into the new pack. */
+  readonly packsMerged: number;
+  /** Loose objects moved into it (and removed). */
+  readonly looseMerged: number;
+  /** Objects of the new pack, or 0 when the repository was one pack already. */
+  readonly objects: number;
+  /** Packs after the run. */
+  readonly packs: number;
+}
 
 /**
  * An open ctxgit repository: many sessions, their DAG and their ContextCommits, in one bare git repository.
@@ -74,7 +88,7 @@ export class Repo {
    * Creates an empty session (or adopts a session of the DAG store that has no ctxgit configuration yet).
    *
    * @param name - a valid git ref component (no `/`, `..`, control characters, …)
-   * @param opts - model, sizes and behaviour; see {@link CreateSessionOptions}
+   * @param options - model, sizes and behaviour; see {@link CreateSessionOptions}
    * @returns the session
    * @throws `InvalidNameError`, {@link SessionNameTakenError}, {@link UnknownModelError} (unknown model without `window`), {@link InvalidOptionError}, `ToolCatalogueError` of `@ctxgit/rules` (a bad `tools` catalogue); nothing is written then
    * @example
@@ -82,9 +96,13 @@ export class Repo {
    * const s = await repo.createSession('chat-42', { model: 'anthropic:claude-sonnet-4-5', clock: () => 1_700_000_000_000 });
    * ```
    */
-  async createSession(name: string, opts: CreateSessionOptions): Promise<Session> {
+  async createSession(name: string, options: CreateSessionOptions): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#create(name, options));
+  }
+
+  async #create(name: string, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
-    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
     const config = this.#config(name, opts, opts.clock ?? this.#clock);
     const settings = await this.#settings(config, opts);
     const tools = opts.tools === undefined ? undefined : createToolCatalogue(opts.tools);
@@ -92,6 +110,7 @@ export class Repo {
       // a DAG session without a config (written by @ctxgit/dag directly, or a crash between the two writes) is adopted
       if ((await readRef(this.#core.git, configRef(name))) !== null) throw new SessionNameTakenError(name);
     } else {
+      await this.#assertNameFree(name);
       await dagWrite(name, 'createSession', () => createDagSession(this.#core.store, name));
     }
     await this.#writeConfig(config);
@@ -105,7 +124,7 @@ export class Repo {
    *
    * @param name - a valid git ref component
    * @param transcript - e.g. `importSweAgentTraj(text)`
-   * @param opts - as for {@link Repo.createSession}
+   * @param options - as for {@link Repo.createSession}
    * @returns the session, its head at the transcript's head
    * @throws the errors of {@link Repo.createSession} and of `writeTranscript`; nothing is written then
    * @example
@@ -114,14 +133,18 @@ export class Repo {
    * const c = await s.commit();
    * ```
    */
-  async importSession(name: string, transcript: Transcript, opts: CreateSessionOptions): Promise<Session> {
+  async importSession(name: string, transcript: Transcript, options: CreateSessionOptions): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#import(name, transcript, options));
+  }
+
+  async #import(name: string, transcript: Transcript, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
-    if (typeof opts !== 'object' || opts === null) throw new InvalidOptionError('opts', opts, '{ model, … }');
+    const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
     const clock = opts.clock ?? this.#clock;
     const config = this.#config(name, opts, clock);
     const settings = await this.#settings(config, opts);
     const tools = opts.tools === undefined ? undefined : createToolCatalogue(opts.tools);
-    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    await this.#assertNameFree(name);
     await dagWrite(name, 'importSession', () => writeTranscript(this.#core.store, name, transcript, { clock, ...(opts.ids === undefined ? {} : { ids: opts.ids }) }));
     await this.#writeConfig(config);
     await this.#writeTools(name, tools, config.createdAt);
@@ -141,7 +164,7 @@ export class Repo {
    * ```
    */
   async openSession(name: string, opts: SessionOptions = {}): Promise<Session> {
-    return new Session(this.#host, await this.#open(name, opts));
+    return new Session(this.#host, await this.#open(name, plainOptions<SessionOptions>(opts, 'opts', '{ rules?, clock?, … }')));
   }
 
   /**
@@ -177,7 +200,7 @@ export class Repo {
    * then a commit whose git parents are the target's previous commit and each peer's terminal commit. The base
    * peer's block is locked; each peer's `merged` ref is set to the merge commit.
    *
-   * @param opts - see {@link MergeOptions}
+   * @param options - see {@link MergeOptions}
    * @returns the merge commit
    * @throws {@link SelfMergeError}, {@link InvalidMergeError}, {@link UnknownSessionError}, {@link EmptySessionError}; nothing is written then
    * @example
@@ -186,8 +209,25 @@ export class Repo {
    * m.parentIds.length; // 3
    * ```
    */
-  async merge(opts: MergeOptions): Promise<ContextCommit> {
-    return mergeSessions(this.#core, opts, (name) => this.#open(name, opts));
+  async merge(options: MergeOptions): Promise<ContextCommit> {
+    const opts = plainOptions<MergeOptions>(options, 'opts', '{ target, peers, instruction?, base? }', true);
+    return inBatch(this.#core.git, () => mergeSessions(this.#core, opts, (name) => this.#open(name, opts)));
+  }
+
+  /**
+   * Packs the repository: every loose object and every pack into one pack (deltas included), as `git gc` would;
+   * the repository stays readable by plain git throughout. Writes also pack themselves as they go (one pack per
+   * write, rolled up geometrically), so this is only needed to reach the smallest size at once.
+   *
+   * @returns what was packed: packs merged, loose objects packed, objects in the new pack, packs left
+   * @example
+   * ```ts
+   * const r = await repo.gc();
+   * r.packs; // 1
+   * ```
+   */
+  async gc(): Promise<GcResult> {
+    return maintain(this.#core.git, true);
   }
 
   #config(name: string, opts: CreateSessionOptions, clock: Clock): SessionConfig {
@@ -238,6 +278,14 @@ export class Repo {
     await swapRef(this.#core, config.session, ref, before, oid);
   }
 
+  /** Refuses a name that is taken, or that differs from a taken one only by case (their refs would merge on a case-insensitive file system). */
+  async #assertNameFree(name: string): Promise<void> {
+    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    const folded = name.toLowerCase();
+    const clash = (await this.#core.store.listSessions()).find((other) => other.toLowerCase() === folded);
+    if (clash !== undefined) throw new SessionNameTakenError(name, clash);
+  }
+
   async #open(name: string, opts: SessionOptions): Promise<SessionSettings> {
     validateRefComponent(name, 'session');
     const rec = await this.#core.store.getSession(name);
@@ -247,17 +295,22 @@ export class Repo {
   }
 
   async #fork(from: SessionSettings, name: string, at: string | undefined): Promise<Session> {
+    return inBatch(this.#core.git, () => this.#forkNow(from, name, at));
+  }
+
+  async #forkNow(from: SessionSettings, name: string, at: string | undefined): Promise<Session> {
     validateRefComponent(name, 'session');
-    if ((await this.#core.store.getSession(name)) !== undefined) throw new SessionNameTakenError(name);
+    await this.#assertNameFree(name);
     const rec = await this.#core.store.getSession(from.name);
     const source = await readRef(this.#core.git, configRef(from.name));
     if (rec === undefined || source === null) throw new UnknownSessionError(from.name);
     const point = at ?? rec.head;
     if (point === null) throw new InvalidOptionError('at', at ?? null, `a node id: session ${from.name} is empty`);
-    const node = await this.#core.store.getNode(point);
+    const view = this.#core.store.forSession(from.name);
+    const node = await view.getNode(point);
     if (node === undefined || node.role === 'tool') throw new InvalidOptionError('at', point, 'a stored node that is not a tool node');
     const config: SessionConfig = { ...(await readSessionConfig(this.#core.git, source)), session: name, createdAt: from.clock() };
-    await dagWrite(name, 'fork', () => forkDagSession(this.#core.store, from.name, name, { at: point }));
+    await dagWrite(name, 'fork', () => forkDagSession(view, from.name, name, { at: point }));
     await this.#writeConfig(config);
     const tools = await readToolsTree(this.#core.git, from.name);
     if (tools !== undefined) await swapRef(this.#core, name, toolsRef(name), null, tools.commit); // the fork starts with the same catalogue

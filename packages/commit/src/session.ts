@@ -1,5 +1,5 @@
-import type { Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
-import { appendAttach, appendNode, checkout, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
+import type { BatchNodeInput, Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
+import { appendAttach, appendNode, appendNodes, checkout, copyJson, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
 import type { CatalogueTool, ToolCallResolution, ToolCatalogue } from '@ctxgit/rules';
 import { createToolCatalogue, resolveToolCall } from '@ctxgit/rules';
 import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
@@ -9,7 +9,7 @@ import type { AppendNewResult, HistoryEntry } from './append-new.js';
 import { parseCommitMeta, META_FILE } from './commit-meta.js';
 import { dagWrite } from './conflict.js';
 import type { ContextCommit } from './context-commit.js';
-import { ensureLatestCommit } from './ensure-latest-commit.js';
+import { buildLatestCommit, ensureLatestCommit, indexEntry, indexWrite, moveContext } from './ensure-latest-commit.js';
 import { InvalidOptionError, PinCapError, PinStateError, PinTargetError, UnknownCommitError, UnknownSessionError } from './errors.js';
 import { expandSummary } from './expand-summary.js';
 import type { ExpandedSummary } from './expanded-summary.js';
@@ -17,10 +17,12 @@ import { readBlob } from './git/read-blob.js';
 import { readCommitObject } from './git/read-commit-object.js';
 import { readPath } from './git/read-path.js';
 import { readRef } from './git/read-ref.js';
+import { inBatch } from './git/internal/pack-store.js';
 import type { LogEntry } from './log-entry.js';
 import { contextRef } from './refs.js';
 import type { RepoCore } from './repo-core.js';
 import { loadCommit } from './repo-core.js';
+import { pendingDag, storedDag } from './session-dag.js';
 import type { SessionSettings } from './session-settings.js';
 import type { FoldToolOptions } from './fold-tools/fold-tool-definitions.js';
 import { runFoldTool } from './fold-tools/run-fold-tool.js';
@@ -29,9 +31,30 @@ import { PIN_METADATA, pinRecordInput } from './pins/pin-record.js';
 import { pinCapTokens, pinnedTokens } from './pins/pinned-mass.js';
 import { storeCatalogue } from './tools/store-catalogue.js';
 import { readToolsTree } from './tools/tools-ref.js';
+import { DeferredWrite } from './store/deferred-write.js';
+import type { SessionNodeView } from './store/session-node-view.js';
+import { plainOptions } from './plain-options.js';
 
 /** Metadata keys only attach(), merge(), pin() and unpin() may write: the engine acts on nodes carrying them. */
 const RESERVED_METADATA: readonly string[] = ['attach', 'merge', PIN_METADATA];
+
+/** Refuses the metadata keys only attach(), merge(), pin() and unpin() may write. */
+function refuseReserved(input: unknown, where: string): void {
+  const meta: unknown = typeof input === 'object' && input !== null ? (input as { metadata?: unknown }).metadata : undefined;
+  for (const key of RESERVED_METADATA) {
+    if (typeof meta === 'object' && meta !== null && Object.prototype.hasOwnProperty.call(meta, key)) {
+      throw new InvalidOptionError(`${where}.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge(), pin records from pin() and unpin()`);
+    }
+  }
+}
+
+/** What {@link Session.appendTurn} stored. */
+export interface AppendedTurn {
+  /** The nodes, in input order. */
+  readonly nodes: readonly Node[];
+  /** The ContextCommit of the new head. */
+  readonly commit: ContextCommit;
+}
 
 /** Where {@link Session.attach} takes its context from. */
 export interface AttachRequest {
@@ -200,13 +223,47 @@ export class Session {
    * ```
    */
   async append(input: NodeInput): Promise<Node> {
-    const meta: unknown = typeof input === 'object' && input !== null ? input.metadata : undefined;
-    for (const key of RESERVED_METADATA) {
-      if (typeof meta === 'object' && meta !== null && Object.prototype.hasOwnProperty.call(meta, key)) {
-        throw new InvalidOptionError(`input.metadata.${key}`, '(reserved)', `no "${key}" key: attach pointers come only from attach() and merge(), pin records from pin() and unpin()`);
-      }
-    }
-    return dagWrite(this.name, 'append', () => appendNode(this.#host.core.store, this.name, input, this.#dag()));
+    const content = snapshotInput(input);
+    refuseReserved(content, 'input');
+    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'append', () => appendNode(this.#view(), this.name, content ?? input, this.#dag())));
+  }
+
+  /**
+   * One turn in one write: appends the nodes (as {@link Session.append} would, one after the other) and commits the
+   * new head. Every object (nodes, items, trees, commits) is written first, then the session's DAG ref and its
+   * context ref move, one compare-and-swap each; a failure before leaves nothing visible.
+   *
+   * @param inputs - the turn's nodes in order, e.g. the assistant's reply, its tool calls' results, the next user
+   *   message; a tool input's `caller` may be the index of an assistant input earlier in the list
+   * @returns the stored nodes and the commit of the new head
+   * @throws {@link CommitConflictError} when another writer changed the session first (nothing written; retry);
+   *   {@link InvalidOptionError} for the reserved metadata keys; the validation errors of `appendNodes` (`@ctxgit/dag`)
+   * @example
+   * ```ts
+   * const { nodes, commit } = await s.appendTurn([
+   *   { role: 'assistant', output: 'Listing.' },
+   *   { role: 'tool', name: 'ls', input: { path: '.' }, output: 'a.txt', caller: 0 },
+   * ]);
+   * render(commit, { provider: 'openai-chat' });
+   * ```
+   */
+  async appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
+    const contents = Array.isArray(inputs) ? inputs.map((input) => (snapshotInput(input) as BatchNodeInput | undefined) ?? input) : inputs;
+    if (Array.isArray(contents)) contents.forEach((input, i) => refuseReserved(input, `inputs[${i}]`));
+    return inBatch(this.#host.core.git, () => this.#appendTurn(contents));
+  }
+
+  async #appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
+    const core = this.#host.core;
+    const deferred = new DeferredWrite(this.#view());
+    const nodes = await dagWrite(this.name, 'appendTurn', () => appendNodes(deferred, this.name, inputs, this.#dag()));
+    const change = deferred.change;
+    if (change === undefined) throw new InvalidOptionError('inputs', '(no write)', 'at least one node input');
+    const contextBefore = await readRef(core.git, contextRef(this.name));
+    const built = await buildLatestCommit(core, this.#settings, pendingDag(storedDag(core.store, this.name), change));
+    await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : []));
+    await moveContext(core, this.name, contextBefore, built.stored.commit.id);
+    return { nodes, commit: built.stored.commit };
   }
 
   /**
@@ -227,7 +284,7 @@ export class Session {
    * ```
    */
   async appendNew(entries: readonly HistoryEntry[]): Promise<AppendNewResult> {
-    return appendNew(this, this.#host.core.store, entries);
+    return appendNew(this, this.#view(), entries);
   }
 
   /**
@@ -243,7 +300,7 @@ export class Session {
    * ```
    */
   async commit(): Promise<ContextCommit> {
-    return (await ensureLatestCommit(this.#host.core, this.#settings)).commit;
+    return inBatch(this.#host.core.git, async () => (await ensureLatestCommit(this.#host.core, this.#settings)).commit);
   }
 
   /**
@@ -257,7 +314,7 @@ export class Session {
    * ```
    */
   async retry(nodeId: string): Promise<Node> {
-    return dagWrite(this.name, 'retry', () => retryNode(this.#host.core.store, this.name, nodeId, this.#dag()));
+    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'retry', () => retryNode(this.#view(), this.name, nodeId, this.#dag())));
   }
 
   /**
@@ -272,8 +329,8 @@ export class Session {
    * ```
    */
   async edit(nodeId: string, edit: string | NodeEdit): Promise<Node> {
-    const change: NodeEdit = typeof edit === 'string' ? { output: edit } : edit;
-    return dagWrite(this.name, 'edit', () => editNode(this.#host.core.store, this.name, nodeId, change, this.#dag()));
+    const change: NodeEdit = typeof edit === 'string' ? { output: edit } : plainOptions<NodeEdit>(edit, 'edit', 'the new output, or { output?, input?, name?, metadata? }', true);
+    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'edit', () => editNode(this.#view(), this.name, nodeId, change, this.#dag())));
   }
 
   /**
@@ -281,15 +338,16 @@ export class Session {
    * also finds (or writes, when the node has none) the commit of the new head and moves the context ref to it.
    *
    * @param nodeId - the new head (not a tool node)
-   * @param opts - see {@link CheckoutOptions}
+   * @param options - see {@link CheckoutOptions}
    * @returns the commit of the new head when `opts.commit`, else undefined
    * @example
    * ```ts
    * const c = await s.checkout(firstAnswer.id, { commit: true });
    * ```
    */
-  async checkout(nodeId: string, opts: CheckoutOptions = {}): Promise<ContextCommit | undefined> {
-    await dagWrite(this.name, 'checkout', () => checkout(this.#host.core.store, this.name, nodeId));
+  async checkout(nodeId: string, options: CheckoutOptions = {}): Promise<ContextCommit | undefined> {
+    const opts = plainOptions<CheckoutOptions>(options, 'opts', '{ commit? }');
+    await inBatch(this.#host.core.git, () => dagWrite(this.name, 'checkout', () => checkout(this.#view(), this.name, nodeId)));
     return opts.commit === true ? this.commit() : undefined;
   }
 
@@ -304,7 +362,7 @@ export class Session {
    * ```
    */
   async siblings(nodeId: string): Promise<SiblingPosition> {
-    return siblingIndex(this.#host.core.store, nodeId);
+    return siblingIndex(this.#view(), nodeId);
   }
 
   /**
@@ -321,14 +379,14 @@ export class Session {
    * ```
    */
   async fork(name: string, opts: ForkSessionOptions = {}): Promise<Session> {
-    return this.#host.forkSession(this.#settings, name, opts.at);
+    return this.#host.forkSession(this.#settings, name, plainOptions<ForkSessionOptions>(opts, 'opts', '{ at? }').at);
   }
 
   /**
    * Appends an attach pointer naming a ContextCommit of another session. Passive: the source's items are expanded
    * into this session's context at the next commit, once (deduplicated by `attachedFrom`), `full` and unlocked.
    *
-   * @param source - the session and (optionally) commit to attach
+   * @param request - the session and (optionally) commit to attach
    * @returns the pointer node
    * @throws {@link UnknownSessionError} for a missing session, {@link UnknownCommitError} for a commit that is not a ContextCommit of it; nothing is written then
    * @example
@@ -337,9 +395,13 @@ export class Session {
    * const c = await s.commit(); // holds the research items, marked attachedFrom
    * ```
    */
-  async attach(source: AttachRequest): Promise<Node> {
+  async attach(request: AttachRequest): Promise<Node> {
+    const source = plainOptions<AttachRequest>(request, 'source', '{ session, commit? }', true);
+    return inBatch(this.#host.core.git, () => this.#attach(source));
+  }
+
+  async #attach(source: AttachRequest): Promise<Node> {
     const core = this.#host.core;
-    if (typeof source !== 'object' || source === null) throw new InvalidOptionError('source', source, '{ session, commit? }');
     const other = await this.#host.settingsFor(source.session);
     let commit: ContextCommit;
     if (source.commit === undefined) {
@@ -348,7 +410,7 @@ export class Session {
       commit = (await loadCommit(core, source.commit)).commit;
     }
     return dagWrite(this.name, 'attach', () =>
-      appendAttach(core.store, this.name, { session: source.session, head: commit.headNodeId, commit: commit.id }, this.#dag()),
+      appendAttach(core.store.forSession(this.name, [source.session]), this.name, { session: source.session, head: commit.headNodeId, commit: commit.id }, this.#dag()),
     );
   }
 
@@ -356,7 +418,7 @@ export class Session {
    * The session's commits, newest first, following first parents from its latest commit (a fork's log continues
    * into the commits of the session it was forked from, like `git log`).
    *
-   * @param opts - see {@link LogOptions}
+   * @param options - see {@link LogOptions}
    * @returns the entries, without items
    * @throws {@link UnknownCommitError} when `opts.start` (or a commit on its chain) is not a ContextCommit; `ObjectNotFoundError` when it names no object
    * @example
@@ -367,8 +429,9 @@ export class Session {
    * const older = next === undefined ? [] : await s.log({ start: next, limit: 100 });
    * ```
    */
-  async log(opts: LogOptions = {}): Promise<LogEntry[]> {
+  async log(options: LogOptions = {}): Promise<LogEntry[]> {
     const core = this.#host.core;
+    const opts = plainOptions<LogOptions>(options, 'opts', '{ limit? }');
     const limit = opts.limit ?? Infinity;
     const out: LogEntry[] = [];
     let oid = opts.start ?? (await readRef(core.git, contextRef(this.name)));
@@ -400,7 +463,7 @@ export class Session {
    * each verified against the git object id recorded when it entered the context.
    *
    * @param summaryKey - key of a `summary` item, or of a `summarized` one that a later summary absorbed
-   * @param opts - see {@link ExpandOptions}
+   * @param options - see {@link ExpandOptions}
    * @returns the originals
    * @throws {@link UnknownItemError} when the key names no summary; {@link VerificationError} when an original does not hash to its recorded id
    * @example
@@ -410,8 +473,10 @@ export class Session {
    * originals[0]?.node.output;
    * ```
    */
-  async expand(summaryKey: string, opts: ExpandOptions = {}): Promise<ExpandedSummary> {
+  async expand(summaryKey: string, options: ExpandOptions = {}): Promise<ExpandedSummary> {
     const core = this.#host.core;
+    const opts = plainOptions<ExpandOptions>(options, 'opts', '{ commit? }');
+    if (typeof summaryKey !== 'string') throw new InvalidOptionError('summaryKey', summaryKey, 'the key of a summary item (a string)');
     const id = opts.commit ?? (await readRef(core.git, contextRef(this.name)));
     if (id === null) throw new UnknownCommitError('(none)', `session ${this.name} has no commit yet`);
     return expandSummary(core, await loadCommit(core, id), summaryKey);
@@ -525,7 +590,11 @@ export class Session {
    * ```
    */
   async setAgentRunning(running: boolean): Promise<void> {
-    await dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#host.core.store, this.name, running));
+    await inBatch(this.#host.core.git, () => dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#view(), this.name, running)));
+  }
+
+  #view(): SessionNodeView {
+    return this.#host.core.store.forSession(this.name);
   }
 
   async #setPin(key: string, pinned: boolean): Promise<PinResult> {
@@ -538,7 +607,7 @@ export class Session {
     const capTokens = pinCapTokens(this.historyBudget, this.#settings.maxPinnedShare);
     const before = pinnedTokens(stored.commit.items);
     if (pinned && before + item.tokens > capTokens) throw new PinCapError(key, item.tokens, before, capTokens);
-    const record = await dagWrite(this.name, wanted, () => appendNode(this.#host.core.store, this.name, pinRecordInput(key, pinned), this.#dag()));
+    const record = await inBatch(this.#host.core.git, () => dagWrite(this.name, wanted, () => appendNode(this.#view(), this.name, pinRecordInput(key, pinned), this.#dag())));
     return { record, itemTokens: item.tokens, pinnedTokens: pinned ? before + item.tokens : before - item.tokens, capTokens };
   }
 
@@ -605,4 +674,21 @@ export class Session {
   #dag(): { clock: () => number; ids?: (session: string, seq: number) => string } {
     return { clock: this.#settings.clock, ...(this.#settings.ids === undefined ? {} : { ids: this.#settings.ids }) };
   }
+}
+
+/**
+ * A plain snapshot of an append's input (each field read once, `metadata` deep-copied while checked as JSON), so the
+ * reserved-key check sees what is written; undefined when `input` is not an object (appendNode refuses it).
+ */
+function snapshotInput(input: unknown): NodeInput | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const out: Record<string, unknown> = {};
+  try {
+    if (Array.isArray(input)) return undefined;
+    for (const key of Object.keys(input)) out[key] = (input as Record<string, unknown>)[key];
+  } catch {
+    throw new InvalidOptionError('input', '(unreadable)', 'a plain NodeInput object (reading its fields threw: a getter or a proxy)');
+  }
+  if (out['metadata'] !== undefined) out['metadata'] = copyJson(out['metadata'], 'metadata');
+  return out as unknown as NodeInput;
 }

@@ -35,7 +35,7 @@ describe.each(FS_KINDS)('bad input on $name is refused before anything is writte
     const { tool } = await seeded(repo);
     const s = await repo.openSession('s');
     const before = await snapshot(fs, gitdir);
-    const dagCommit = (await repo.store.head()) as string;
+    const dagCommit = (await repo.store.head('s')) as string;
     const cases: [string, () => Promise<unknown>, new (...args: never[]) => Error][] = [
       ['slash', () => repo.createSession('a/b', { model: 'openai:gpt-4o' }), InvalidNameError],
       ['dotdot', () => repo.createSession('a..b', { model: 'openai:gpt-4o' }), InvalidNameError],

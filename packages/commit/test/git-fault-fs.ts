@@ -38,6 +38,7 @@ export class FaultFs {
       readdir: (path) => gate('readdir', () => p.readdir(path)),
       stat: (path) => gate('stat', () => p.stat(path)),
       lstat: (path) => gate('stat', () => p.lstat(path)),
+      link: (a, b) => gate('rename', async () => (p.link === undefined ? Promise.reject(Object.assign(new Error('no link'), { code: 'ENOSYS' })) : p.link(a, b))),
       rmdir: (path) => p.rmdir(path),
     };
     this.fs = { promises };

@@ -6,6 +6,7 @@ import { afterAll } from 'vitest';
 import { openGit } from '../src/git/open-git.js';
 import type { OpenGitCommonOptions } from '../src/git/open-git.js';
 import type { GitContext } from '../src/git/git-context.js';
+import type { LockIdentity } from '../src/git/lock-identity.js';
 
 /** A way to get a fresh repository: memfs, or a real temp dir that the git binary can inspect. */
 export interface FsKind {
@@ -53,3 +54,17 @@ export function fsckStrict(ctx: GitContext): { readonly status: number | null; r
 }
 
 export const AUTHOR = { name: 'ctxgit test', email: 'test@ctxgit.invalid', timestamp: 1_700_000_000, timezoneOffset: -60 } as const;
+
+/**
+ * Simulated processes of one host, for tests that "crash" a writer in-process and reopen the repository as a new
+ * process would: each `next()` is a new process (a fresh pid), and every earlier one is dead from then on.
+ */
+export function simulatedProcesses(host = 'test-host'): { next(): LockIdentity } {
+  let current = 1_000_000;
+  return {
+    next: () => {
+      const pid = ++current;
+      return { host, pid, isAlive: (p) => p === current };
+    },
+  };
+}

@@ -6,10 +6,13 @@ import { canonicalJson } from '../src/canonical-json.js';
 import { GitError } from '../src/git/errors.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { openGit } from '../src/git/open-git.js';
-import { recoverStaleLocks } from '../src/git/recover-stale-locks.js';
 import { GitNodeStore } from '../src/store/git-node-store.js';
+import { listRefs } from '../src/git/list-refs.js';
+import { readCommitObject } from '../src/git/read-commit-object.js';
+import { writeCommit } from '../src/git/write-commit.js';
+import { writeTree } from '../src/git/write-tree.js';
 import { FaultFs } from './git-fault-fs.js';
-import { FS_KINDS, fsckStrict, git, tempRepoDir, testSuffix } from './git-fixtures.js';
+import { FS_KINDS, fsckStrict, git, simulatedProcesses, tempRepoDir, testSuffix } from './git-fixtures.js';
 
 const CLOCK = (): number => 1_700_000_000_000;
 const rec = (id: string, version: number, extra: Partial<SessionRecord> = {}): SessionRecord => ({ id, head: null, nextSeq: 0, agentRunning: false, version, ...extra });
@@ -43,10 +46,10 @@ describe.each(FS_KINDS)('GitNodeStore layout on $name', (kind) => {
     for (let i = 0; i < 2; i++) {
       const store = new GitNodeStore(await kind.open(), { clock: CLOCK });
       await chain(store, 'chat-42', 3);
-      heads.push(await store.head());
+      heads.push(await store.head('chat-42'));
     }
     expect(heads[0]).toBe(heads[1]);
-    expect(heads[0]).toBe('6c8f888e438f61ddff75ed83cfd4c3b74b34cd69');
+    expect(heads[0]).toBe('f5cf564cc1efad33aae53b7a3ad8143a76b5d817');
   });
 
   test('nodes are canonical JSON: key order does not change the blob', async () => {
@@ -54,10 +57,10 @@ describe.each(FS_KINDS)('GitNodeStore layout on $name', (kind) => {
     const n = node('n1', 'a', 0, { metadata: { z: 1, a: { y: [2, { c: 3, b: 4 }] } } });
     const shuffled = { metadata: { a: { y: [2, { b: 4, c: 3 }] }, z: 1 }, output: n.output, role: n.role, createdAt: n.createdAt, seq: 0, session: 'a', id: 'n1' } as Node;
     await store.write({ expected: null, next: rec('a', 1), nodes: [shuffled] });
-    const oid = await store.nodeObjectId('n1');
+    const oid = await store.nodeObjectIn('a', 'n1');
     const other = new GitNodeStore(await kind.open(), { clock: CLOCK });
     await other.write({ expected: null, next: rec('a', 1), nodes: [n] });
-    expect(await other.nodeObjectId('n1')).toBe(oid);
+    expect(await other.nodeObjectIn('a', 'n1')).toBe(oid);
     expect(canonicalJson(await store.getNode('n1'))).toBe(canonicalJson(n));
   });
 
@@ -72,8 +75,8 @@ describe.each(FS_KINDS)('GitNodeStore layout on $name', (kind) => {
       if (measured) perAppend.push((await countObjects(store.ctx)) - before);
     }
     // blob + nodes/<a>/<b> (2 trees) + nodes + children/<a>/<b>/<parent> (3 trees) + children + record blob
-    // + sessions/<a>/<name> (2 trees) + sessions + root tree + commit = 14
-    expect(perAppend).toEqual([14, 14]);
+    // + root tree + commit = 11
+    expect(perAppend).toEqual([11, 11]);
   });
 
   test('names that are not path-safe are stored under an encoded, reversible segment', async () => {
@@ -88,31 +91,75 @@ describe.each(FS_KINDS)('GitNodeStore layout on $name', (kind) => {
   test('a write refused by a conflict leaves no trace in the ref history', async () => {
     const store = new GitNodeStore(await kind.open(), { clock: CLOCK });
     const v1 = await chain(store, 'a', 1);
-    const head = await store.head();
+    const head = await store.head('a');
     await expect(store.write({ expected: rec('a', 0), next: rec('a', 1), nodes: [] })).rejects.toBeInstanceOf(DagConflictError);
     await expect(store.write({ expected: null, next: rec('a', 1), nodes: [] })).rejects.toBeInstanceOf(DagConflictError);
-    expect(await store.head()).toBe(head);
+    expect(await store.head('a')).toBe(head);
     expect((await store.getSession('a'))?.version).toBe(v1.version);
+  });
+});
+
+describe.each(FS_KINDS)('GitNodeStore per-session refs on $name', (kind) => {
+  test('each session has its own DAG ref: a write to one never moves another', async () => {
+    const store = new GitNodeStore(await kind.open(), { clock: CLOCK });
+    await chain(store, 'a', 2);
+    const a = await store.head('a');
+    await chain(store, 'b', 3);
+    expect(await store.head('a')).toBe(a);
+    expect(await listRefs(store.ctx, 'refs/ctxgit/')).toEqual(['refs/ctxgit/sessions/a/dag', 'refs/ctxgit/sessions/b/dag']);
+    expect(await store.nodeIn('a', 'b-0')).toBeUndefined();
+    expect((await store.nodeIn('b', 'b-0'))?.session).toBe('b');
+  });
+
+  test('a fork starts from its source tree: it reads every node it can reach, the source reads none of its nodes', async () => {
+    const store = new GitNodeStore(await kind.open(), { clock: CLOCK });
+    const a = await chain(store, 'a', 3);
+    const sourceHead = await store.head('a');
+    const fork = rec('f', 1, { head: 'a-1', nextSeq: 2, forkedFrom: { session: 'a', node: 'a-1' } });
+    await store.write({ expected: null, next: fork, nodes: [] });
+    await store.write({ expected: fork, next: rec('f', 2, { head: 'f-2', nextSeq: 3, forkedFrom: { session: 'a', node: 'a-1' } }), nodes: [node('f-2', 'f', 2, { predecessor: 'a-1' })] });
+    const first = await readCommitObject(store.ctx, (await store.head('f')) as string);
+    expect((await readCommitObject(store.ctx, first.parents[0] as string)).parents).toEqual([sourceHead]);
+    expect((await store.nodeIn('f', 'a-0'))?.output).toBe('text of a-0');
+    expect(await store.nodeObjectIn('f', 'a-0')).toBe(await store.nodeObjectIn('a', 'a-0'));
+    expect([...(await store.childrenIn('f', 'a-1'))]).toEqual(['a-2', 'f-2']);
+    expect([...(await store.childrenIn('a', 'a-1'))]).toEqual(['a-2']);
+    expect([...(await store.childrenOf('a-1'))]).toEqual(['a-2', 'f-2']);
+    expect([...(await store.rootsOf('f'))]).toEqual([]);
+    expect([...(await store.rootsOf('a'))]).toEqual(['a-0']);
+    expect((await store.getSession('a'))?.version).toBe(a.version);
+  });
+
+  test('the commit index: entries in the session tree, each indexed commit a parent of the DAG commit', async () => {
+    const ctx = await kind.open();
+    const store = new GitNodeStore(ctx, { clock: CLOCK });
+    const r = await chain(store, 's', 2);
+    const c = await writeCommit(ctx, { tree: await writeTree(ctx, []), parents: [], message: 'x\n', author: { name: 'a', email: 'b', timestamp: 0, timezoneOffset: 0 } });
+    const before = await store.head('s');
+    await store.writeWithIndex('s', null, [{ node: 's-1', commit: c }]);
+    expect(await store.commitAt('s', 's-1')).toBe(c);
+    expect(await store.commitAt('s', 's-0')).toBeUndefined();
+    expect((await readCommitObject(ctx, (await store.head('s')) as string)).parents).toEqual([before, c]);
+    expect((await store.getSession('s'))?.version).toBe(r.version);
+    await expect(store.writeWithIndex('missing', null, [{ node: 's-1', commit: c }])).rejects.toMatchObject({ code: 'E_DAG_SESSION_NOT_FOUND' });
   });
 });
 
 describe('GitNodeStore options', () => {
   test('bad options are refused when the store is made', async () => {
     const ctx = await openGit({ memory: true });
-    expect(() => new GitNodeStore(ctx, { ref: 'refs/a..b' })).toThrow(expect.objectContaining({ code: 'E_GIT_INVALID_NAME' }) as Error);
     expect(() => new GitNodeStore(ctx, { maxAttempts: 0 })).toThrow(expect.objectContaining({ code: 'E_DAG_INVALID_ARGUMENT' }) as Error);
     expect(() => new GitNodeStore(ctx, { author: { name: 'a <b>', email: 'x' } })).toThrow(expect.objectContaining({ code: 'E_GIT_INVALID_ARGUMENT' }) as Error);
     const store = new GitNodeStore(ctx, { clock: () => Number.NaN });
     await expect(store.write({ expected: null, next: rec('a', 1), nodes: [] })).rejects.toMatchObject({ code: 'E_DAG_INVALID_ARGUMENT' });
-    expect(await store.head()).toBeNull();
+    expect(await store.head('a')).toBeNull();
   });
 
-  test('a custom ref and author show in the DAG commits', async () => {
-    const store = new GitNodeStore(await openGit({ memory: true }), { ref: 'refs/custom/dag', author: { name: 'Bot', email: 'bot@example.com' }, clock: () => 5_000 });
+  test('a custom author shows in the DAG commits', async () => {
+    const store = new GitNodeStore(await openGit({ memory: true }), { author: { name: 'Bot', email: 'bot@example.com' }, clock: () => 5_000 });
     await chain(store, 'a', 1);
-    const head = await store.head();
+    const head = await store.head('a');
     if (head === null) throw new Error('no head');
-    const { readCommitObject } = await import('../src/git/read-commit-object.js');
     expect((await readCommitObject(store.ctx, head)).author).toEqual({ name: 'Bot', email: 'bot@example.com', timestamp: 5, timezoneOffset: 0 });
   });
 });
@@ -128,29 +175,28 @@ describe('GitNodeStore seen by the git binary', () => {
     const a = await appendNode(store, 'chat-42', { role: 'assistant', output: 'Let me look.' }, { clock: () => 2 });
     const t = await appendNode(store, 'chat-42', { role: 'tool', name: 'ls', input: { path: '/tmp' }, output: 'a.txt', caller: a.id }, { clock: () => 3 });
     expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
-    const log = git(ctx, ['log', '--format=%s', 'refs/ctxgit/dag']).trim().split('\n');
+    const log = git(ctx, ['log', '--format=%s', 'refs/ctxgit/sessions/chat-42/dag']).trim().split('\n');
     expect(log).toEqual(['dag: chat-42 v4 +1 node', 'dag: chat-42 v3 +1 node', 'dag: chat-42 v2 +1 node', 'dag: chat-42 v1']);
-    expect(git(ctx, ['log', '-1', '--format=%(trailers:key=Node,valueonly)', 'refs/ctxgit/dag']).trim()).toBe(t.id);
-    const files = git(ctx, ['ls-tree', '-r', '--name-only', 'refs/ctxgit/dag']).trim().split('\n');
+    expect(git(ctx, ['log', '-1', '--format=%(trailers:key=Node,valueonly)', 'refs/ctxgit/sessions/chat-42/dag']).trim()).toBe(t.id);
+    const files = git(ctx, ['ls-tree', '-r', '--name-only', 'refs/ctxgit/sessions/chat-42/dag']).trim().split('\n');
     const nodeFile = files.find((f) => f.startsWith('nodes/') && f.endsWith(`/${q.id}.json`));
     if (nodeFile === undefined) throw new Error(`no node file in ${files.join(', ')}`);
     const hash = spawnSync('sha1sum', { input: q.id, encoding: 'utf8' }).stdout.slice(0, 4);
     expect(nodeFile).toBe(`nodes/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${q.id}.json`);
-    expect(JSON.parse(git(ctx, ['show', `refs/ctxgit/dag:${nodeFile}`]))).toEqual(await store.getNode(q.id));
-    expect(git(ctx, ['show', `refs/ctxgit/dag:${nodeFile}`])).toBe(canonicalJson(await store.getNode(q.id)));
+    expect(JSON.parse(git(ctx, ['show', `refs/ctxgit/sessions/chat-42/dag:${nodeFile}`]))).toEqual(await store.getNode(q.id));
+    expect(git(ctx, ['show', `refs/ctxgit/sessions/chat-42/dag:${nodeFile}`])).toBe(canonicalJson(await store.getNode(q.id)));
     expect(files.filter((f) => f.startsWith('children/')).map((f) => f.split('/').slice(3).join('/'))).toEqual([`${q.id}/${String(a.seq).padStart(16, '0')}.${a.id}`]);
     expect(files.filter((f) => f.startsWith('callees/')).map((f) => f.split('/').slice(3).join('/'))).toEqual([`${a.id}/${String(t.seq).padStart(16, '0')}.${t.id}`]);
-    const record = files.find((f) => f.startsWith('sessions/') && f.endsWith('/chat-42/session.json'));
-    expect(record).toBeDefined();
-    expect(JSON.parse(git(ctx, ['show', `refs/ctxgit/dag:${record ?? ''}`]))).toEqual(await store.getSession('chat-42'));
-    expect(files.filter((f) => f.includes('/chat-42/roots/'))).toHaveLength(1);
+    expect(files).toContain('session.json');
+    expect(JSON.parse(git(ctx, ['show', 'refs/ctxgit/sessions/chat-42/dag:session.json']))).toEqual(await store.getSession('chat-42'));
+    expect(files.filter((f) => f.startsWith('roots/'))).toEqual([`roots/${String(q.seq).padStart(16, '0')}.${q.id}`]);
   });
 });
 
 describe('GitNodeStore under faults and crashes', () => {
   /** State of the store as plain text, for before/after comparisons. */
   async function state(store: GitNodeStore, ids: readonly string[]): Promise<string> {
-    const out: unknown[] = [await store.listSessions(), await store.head()];
+    const out: unknown[] = [await store.listSessions(), await store.head('s')];
     for (const s of await store.listSessions()) out.push(await store.getSession(s), await store.rootsOf(s));
     for (const id of ids) out.push(await store.getNode(id), await store.childrenOf(id));
     return JSON.stringify(out);
@@ -165,7 +211,8 @@ describe('GitNodeStore under faults and crashes', () => {
     // fsync on: the datasync calls are operations that can fail too
     const base = disk ? await openGit({ dir: await tempRepoDir(), fsync: true, tempSuffix: testSuffix }) : await openGit({ memory: true, tempSuffix: testSuffix });
     const faults = new FaultFs(base.fs);
-    const open = (): Promise<GitContext> => openGit({ ...(disk ? { dir: base.gitdir } : { memory: true as const }), fs: faults.fs, fsync: true, tempSuffix: testSuffix });
+    const processes = simulatedProcesses();
+    const open = (): Promise<GitContext> => openGit({ ...(disk ? { dir: base.gitdir } : { memory: true as const }), fs: faults.fs, fsync: true, tempSuffix: testSuffix, identity: processes.next() });
     let store = new GitNodeStore(await open(), { clock: CLOCK, maxAttempts: 2, sleep: async () => undefined });
     let r = await chain(store, 's', 2);
     // count the operations of one append
@@ -190,9 +237,8 @@ describe('GitNodeStore under faults and crashes', () => {
         }
         expect(outcome).toBeInstanceOf(GitError);
         expect(outcome).toMatchObject({ code: 'E_GIT_IO', data: { errno } });
-        // a crash: reopen as a new process would, clear the lock a dead writer may have left
+        // a crash: reopen as a new process would (the writer's lock, if left, names a dead process: taken over at once)
         store = new GitNodeStore(await open(), { clock: CLOCK, maxAttempts: 2, sleep: async () => undefined });
-        await recoverStaleLocks(store.ctx, { olderThanMs: 0 });
         expect(await state(store, ids)).toBe(snapshot);
         if (disk) expect(fsckStrict(base)).toEqual({ status: 0, problems: [] });
         r = await chain(store, 's', 1, r);

@@ -8,6 +8,7 @@ import type { NodeStore } from './node-store.js';
 import type { DagOptions, NodeMetadata } from './options.js';
 import { validateNodeId } from './validate-node-id.js';
 import { validateSessionName } from './validate-session-name.js';
+import { describeValue } from './internal/describe-value.js';
 
 /** Options of {@link appendAttach}. */
 export interface AttachOptions extends DagOptions {
@@ -44,7 +45,7 @@ export async function appendAttach(store: NodeStore, session: string, source: At
   const head = validateNodeId(source.head);
   if (typeof source.commit !== 'string' || !COMMIT.test(source.commit)) throw new InvalidArgumentError({ argument: 'source.commit', reason: 'expected 40 or 64 lowercase hex digits' });
   const role = opts?.role ?? 'user';
-  if (role !== 'user' && role !== 'system') throw new InvalidArgumentError({ argument: 'opts.role', reason: `an attach pointer is a user or system node, not ${String(role)}` });
+  if (role !== 'user' && role !== 'system') throw new InvalidArgumentError({ argument: 'opts.role', reason: `an attach pointer is a user or system node, not ${describeValue(role)}` });
   if (opts?.metadata !== undefined && 'attach' in opts.metadata) throw new InvalidArgumentError({ argument: 'opts.metadata.attach', reason: 'reserved for the attach source' });
   await readSession(store, from);
   await readNode(store, head, 'head');

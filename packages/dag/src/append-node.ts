@@ -8,6 +8,7 @@ import type { Node } from './node.js';
 import type { NodeInput } from './node-input.js';
 import type { NodeStore } from './node-store.js';
 import type { DagOptions } from './options.js';
+import { describeValue } from './internal/describe-value.js';
 
 /**
  * Appends a node to a session.
@@ -44,7 +45,7 @@ export async function appendNode(store: NodeStore, session: string, input: NodeI
     return writeOne(store, rec, caller.seq, { ...content, caller: caller.id }, o, false);
   }
   if (content.caller !== undefined) {
-    throw new InvalidEdgeError({ id: '(new node)', reference: 'caller', target: String(content.caller), reason: `only tool nodes have a caller, this one is ${String(content.role)}` });
+    throw new InvalidEdgeError({ id: '(new node)', reference: 'caller', target: describeValue(content.caller), reason: `only tool nodes have a caller, this one is ${describeValue(content.role)}` });
   }
   const head = rec.head === null ? undefined : await readNode(store, rec.head, 'head');
   return writeOne(store, rec, head?.seq, { ...content, predecessor: head?.id }, o, true);

@@ -97,6 +97,13 @@ export class OutputTooLargeError extends DagError<{ readonly id: string; readonl
   }
 }
 
+/** A node's `input`, `metadata`, `name` or `reads` is over its limit (`E_DAG_FIELD_TOO_LARGE`); nothing was written. */
+export class FieldTooLargeError extends DagError<{ readonly id: string; readonly field: string; readonly size: number; readonly limit: number; readonly unit: string }> {
+  constructor(data: { readonly id: string; readonly field: string; readonly size: number; readonly limit: number; readonly unit: string }) {
+    super('E_DAG_FIELD_TOO_LARGE', `${data.field} of node ${data.id} is ${data.size} ${data.unit}, over the limit of ${data.limit}; store the payload elsewhere and keep a reference`, data);
+  }
+}
+
 /** A node id is not a safe git path segment (`E_DAG_INVALID_ID`). */
 export class InvalidIdError extends DagError<{ readonly id: string; readonly reason: string }> {
   constructor(data: { readonly id: string; readonly reason: string }) {

@@ -24,19 +24,22 @@ export {
   MalformedTranscriptError,
   MissingNodeError,
   NotJsonError,
+  FieldTooLargeError,
   OutputTooLargeError,
   SessionExistsError,
   SessionNotFoundError,
   UnknownRoleError,
 } from './errors.js';
-export { DEFAULT_MAX_OUTPUT_BYTES } from './options.js';
+export { DEFAULT_MAX_OUTPUT_BYTES, MAX_FIELD_BYTES, MAX_NAME_LENGTH, MAX_OUTPUT_BYTES_LIMIT, MAX_READS } from './options.js';
 export { MAX_SESSION_NAME_LENGTH, validateSessionName } from './validate-session-name.js';
 export { validateNodeId } from './validate-node-id.js';
-export { MAX_JSON_DEPTH, validateJson } from './validate-json.js';
+export { MAX_JSON_DEPTH, copyJson, validateJson } from './validate-json.js';
 export { defaultNodeId } from './default-node-id.js';
 export { MemoryNodeStore } from './memory-node-store.js';
 export { createSession } from './create-session.js';
 export { appendNode } from './append-node.js';
+export { appendNodes } from './append-nodes.js';
+export type { BatchNodeInput } from './append-nodes.js';
 export { retryNode } from './retry-node.js';
 export { editNode } from './edit-node.js';
 export { checkout } from './checkout.js';

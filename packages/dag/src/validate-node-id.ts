@@ -1,4 +1,5 @@
 import { InvalidIdError } from './errors.js';
+import { describeValue } from './internal/describe-value.js';
 
 const SAFE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
@@ -16,7 +17,7 @@ const SAFE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
  * ```
  */
 export function validateNodeId(id: unknown): string {
-  if (typeof id !== 'string') throw new InvalidIdError({ id: String(id), reason: `expected a string, got ${typeof id}` });
+  if (typeof id !== 'string') throw new InvalidIdError({ id: describeValue(id), reason: `expected a string, got ${typeof id}` });
   if (!SAFE.test(id)) throw new InvalidIdError({ id, reason: id.length === 0 ? 'empty' : id.length > 128 ? 'longer than 128 characters' : 'character outside [A-Za-z0-9._-] or leading "."' });
   if (id.includes('..')) throw new InvalidIdError({ id, reason: 'contains ".."' });
   if (id.endsWith('.') || id.endsWith('.lock')) throw new InvalidIdError({ id, reason: 'ends with "." or ".lock"' });

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Transcript } from '@ctxgit/dag';
 import type { Repo, Session } from '@ctxgit/commit';
-import { openRepo, validateRefComponent } from '@ctxgit/commit';
+import { canonicalJson, openRepo, validateRefComponent } from '@ctxgit/commit';
 import { resolveModel } from '@ctxgit/tokenize';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -26,6 +26,12 @@ interface ImportOptions extends CommonOptions {
   readonly clockStep: number;
   readonly fsync: boolean;
   readonly skipMalformed?: boolean;
+}
+
+/** Where a re-run resumes a killed import of the same transcript: entries before `skip` are written, as `ids`. */
+interface Resume {
+  readonly skip: number;
+  readonly ids: readonly string[];
 }
 
 /** What `import --json` prints for one session. */
@@ -61,7 +67,8 @@ export function importCommand(io: CliIo): Command {
 is placed --clock-step seconds after the entry before it; the first entry of a transcript without any timestamp is at
 ${new Date(SYNTHETIC_EPOCH_MS).toISOString()}.
 
-Nothing is written on failure: the import is first replayed into an in-memory repository.
+Nothing is written on failure: the import is first replayed into an in-memory repository. An import that was
+killed is resumed by running the same command again (the nodes it wrote are recognized byte for byte).
 
 JSON (--json): { "sessions": [{ "id", "nodes", "commits" }] }`,
     )
@@ -86,38 +93,79 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
   const progress = createProgress(io.stderr, 2 * entries);
   try {
     // A dry run in memory first: any error of the DAG or the rules (an oversized node, a budget too small to fold
-    // into) surfaces before the repository on disk is touched.
+    // into) surfaces before the repository on disk is touched; it also gives the nodes the import writes (ids and
+    // clock are deterministic), which is how a re-run recognizes a killed import of the same transcript and resumes it.
     // Sessions of one import are independent: a fresh memory repository per transcript keeps memory flat.
-    for (const n of named) await replayAll(await openRepo({ memory: true }), [n], opts, progress, 'checking ');
+    const planned: string[][] = [];
+    for (const n of named) {
+      const memory = await openRepo({ memory: true });
+      const [done] = await replayAll(memory, [n], opts, progress, 'checking ', new Map());
+      planned.push(await Promise.all((done?.ids ?? []).map(async (id) => canonicalJson(await memory.store.getNode(id)))));
+    }
     const repo = await openOrCreate(dir, { fsync: opts.fsync });
     const taken = new Set(await repo.listSessions());
-    const clash = named.find((n) => taken.has(n.session));
-    if (clash !== undefined) {
-      throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(clash.session)} already exists in ${dir}; import with another --session`, { session: clash.session });
+    const resume = new Map<string, Resume>();
+    for (const [i, n] of named.entries()) {
+      if (!taken.has(n.session)) continue;
+      const written = await importedPrefix(repo, planned[i] ?? []);
+      if (written === undefined || written === (planned[i] ?? []).length) {
+        const why = written === undefined ? 'is not an import of this transcript' : 'holds this transcript already';
+        throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(n.session)} already exists in ${dir} and ${why}; import with another --session`, { session: n.session });
+      }
+      resume.set(n.session, { skip: written, ids: (planned[i] ?? []).map((json) => (JSON.parse(json) as { id: string }).id) });
     }
-    const out = await replayAll(repo, named, opts, progress, '');
+    const out = await replayAll(repo, named, opts, progress, '', resume);
+    await repo.gc(); // the import's packs (one per write) and whatever was there become one pack
     for (const { session, transcript } of named) {
       if (transcript.malformed.length > 0) io.stderr.write(`ctxgit: ${session}: skipped ${transcript.malformed.length} malformed (first: ${transcript.malformed[0]?.reason ?? ''})\n`);
     }
-    return out;
+    return out.map(({ id, nodes, commits }) => ({ id, nodes, commits }));
   } finally {
     progress.done();
   }
 }
 
-/** Creates and replays every session into `repo`. */
-async function replayAll(repo: Repo, named: readonly NamedTranscript[], opts: ImportOptions, progress: Progress, label: string): Promise<ImportedSession[]> {
-  const out: ImportedSession[] = [];
+/**
+ * How many of the planned nodes (canonical JSON, in entry order) the repository holds, byte for byte, as a prefix:
+ * what a killed import of the same transcript wrote. Undefined when the repository holds something else.
+ */
+async function importedPrefix(repo: Repo, planned: readonly string[]): Promise<number | undefined> {
+  let k = 0;
+  for (const json of planned) {
+    const id = (JSON.parse(json) as { id: string }).id;
+    const node = await repo.store.getNode(id);
+    if (node === undefined) break;
+    if (canonicalJson(node) !== json) return undefined;
+    k++;
+  }
+  if (k === 0 && planned.length > 0) {
+    const first = JSON.parse(planned[0] ?? '{}') as { session?: string };
+    // a session created but killed before its first node: nothing of it to compare, it can only be this import's
+    const rec = await repo.store.getSession(first.session ?? '');
+    if (rec !== undefined && rec.head !== null) return undefined;
+  }
+  return k;
+}
+
+/** Creates (or, for a killed import, re-opens) and replays every session into `repo`; `resume` skips what is written. */
+async function replayAll(
+  repo: Repo,
+  named: readonly NamedTranscript[],
+  opts: ImportOptions,
+  progress: Progress,
+  label: string,
+  resume: ReadonlyMap<string, Resume>,
+): Promise<(ImportedSession & { readonly ids: readonly string[] })[]> {
+  const out: (ImportedSession & { readonly ids: readonly string[] })[] = [];
   for (const { session, transcript } of named) {
     const times = syntheticTimes(transcript.entries, opts.clockStep * 1000);
     let now = times[0] ?? SYNTHETIC_EPOCH_MS;
-    const s = await repo.createSession(session, {
-      model: opts.model,
-      ...(opts.budget === undefined ? {} : { window: opts.budget }),
-      clock: () => now,
-    });
-    const commits = await replay(transcript, times, s, (t) => (now = t), () => progress.tick(`${label}${session}`));
-    out.push({ id: session, nodes: transcript.entries.length, commits });
+    const create = { model: opts.model, ...(opts.budget === undefined ? {} : { window: opts.budget }), clock: () => now };
+    const skip = resume.get(session);
+    // a killed import's session, or one whose config a kill kept from being written (createSession adopts it)
+    const s = skip === undefined ? await repo.createSession(session, create) : await repo.openSession(session, { clock: () => now }).catch(async () => repo.createSession(session, create));
+    const { commits, ids } = await replay(transcript, times, s, (t) => (now = t), () => progress.tick(`${label}${session}`), skip ?? { skip: 0, ids: [] });
+    out.push({ id: session, nodes: transcript.entries.length, commits, ids });
   }
   return out;
 }
@@ -127,7 +175,8 @@ async function replayAll(repo: Repo, named: readonly NamedTranscript[], opts: Im
  * or tool turn (an assistant entry right after an assistant without tool calls continues the same response, as
  * Claude Code logs split one reply over several lines). Returns the number of commits.
  */
-async function replay(t: Transcript, times: readonly number[], s: Session, setNow: (ms: number) => void, tick: () => void): Promise<number> {
+async function replay(t: Transcript, times: readonly number[], s: Session, setNow: (ms: number) => void, tick: () => void, resume: Resume): Promise<{ commits: number; ids: string[] }> {
+  const { skip, ids: known } = resume;
   const ids: string[] = [];
   const callers = new Set<string>();
   let head: string | null = null;
@@ -135,21 +184,24 @@ async function replay(t: Transcript, times: readonly number[], s: Session, setNo
   let commits = 0;
   for (const [i, e] of t.entries.entries()) {
     setNow(times[i] ?? 0);
+    const live = i >= skip;
+    // resuming: the first entry to write finds the session's head where the killed import left it
+    if (i === skip && skip > 0 && head !== null && (await s.head()) !== head) await s.checkout(head);
     if (e.role !== 'tool' && e.predecessor !== undefined) {
       const want = ids[e.predecessor];
       if (want !== undefined && want !== head) {
-        await s.checkout(want);
+        if (live) await s.checkout(want);
         head = want;
         headRole = t.entries[e.predecessor]?.role;
       }
     }
     const endsWithAssistant = headRole === 'assistant' && head !== null && !callers.has(head);
     if (e.role === 'assistant' && head !== null && !endsWithAssistant) {
-      await s.commit();
+      if (live) await s.commit();
       commits += 1;
     }
     const caller = e.caller === undefined ? undefined : ids[e.caller];
-    const node = await s.append({
+    const node = !live ? { id: known[i] ?? '' } : await s.append({
       role: e.role,
       output: e.output,
       ...(e.name === undefined ? {} : { name: e.name }),
@@ -166,6 +218,7 @@ async function replay(t: Transcript, times: readonly number[], s: Session, setNo
     tick();
   }
   const last = t.head === null ? undefined : ids[t.head];
-  if (last !== undefined && last !== head) await s.checkout(last);
-  return commits;
+  if (last !== undefined && (last !== head || (await s.head()) !== last)) await s.checkout(last);
+  return { commits, ids };
 }
+

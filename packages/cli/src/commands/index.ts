@@ -5,6 +5,7 @@ import { diffCommand } from './diff.js';
 import { expandCommand } from './expand.js';
 import { exportCommand } from './export.js';
 import { forkCommand } from './fork.js';
+import { gcCommand } from './gc.js';
 import { importCommand } from './import.js';
 import { logCommand } from './log.js';
 import { mergeCommand } from './merge.js';
@@ -30,5 +31,6 @@ export const COMMANDS: readonly ((io: CliIo) => Command)[] = [
   mergeCommand,
   expandCommand,
   verifyCommand,
+  gcCommand,
   serveCommand,
 ];

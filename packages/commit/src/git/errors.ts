@@ -57,24 +57,43 @@ export class CorruptObjectError extends GitError {
 /** Why a compare-and-swap of a ref failed: another writer holds its lock, or the ref moved away from the expected value. */
 export type RefConflictReason = 'locked' | 'moved';
 
+/** Who holds a ref lock, as its lock file says: `owner` is null for a lock of git or another program. */
+export interface LockHolder {
+  readonly owner: { readonly host: string; readonly pid: number; readonly nonce: string; readonly time: number } | null;
+  /** Age of the lock file by its mtime, in milliseconds. */
+  readonly ageMs: number;
+}
+
 /**
- * A compare-and-swap of a ref lost (`E_GIT_REF_CONFLICT`): the ref was not changed.
+ * A compare-and-swap of a ref lost (`E_GIT_REF_CONFLICT`): the ref was not changed. Always retryable
+ * (`data.retryable` is true).
  *
  * @remarks
- * `data.reason` is `'locked'` when `<ref>.lock` exists (another writer is mid-update, or a writer crashed: see
- * {@link recoverStaleLocks}) and `'moved'` when the ref does not hold `data.expected` (`data.actual` is what it holds).
- * Re-read the ref and retry.
+ * `data.reason` is `'locked'` when `<ref>.lock` is held by a live writer (`data.holder` names its host and pid) or by
+ * a lock of another host or program not yet older than `staleLockMs`; a lock whose owner died on this host is taken
+ * over at once and never causes this error. `'moved'` when the ref does not hold `data.expected` (`data.actual` is
+ * what it holds): re-read the ref and retry.
  */
 export class RefConflictError extends GitError {
-  constructor(ref: string, reason: RefConflictReason, expected: string | null, actual: string | null) {
-    super(
-      'E_GIT_REF_CONFLICT',
-      reason === 'locked'
-        ? `ref ${ref} is locked by another writer (${ref}.lock exists); retry, or remove a stale lock with recoverStaleLocks()`
-        : `ref ${ref} holds ${actual ?? 'nothing'}, expected ${expected ?? 'nothing'}; re-read it and retry`,
-      { ref, reason, expected, actual },
-    );
+  constructor(ref: string, reason: RefConflictReason, expected: string | null, actual: string | null, holder: LockHolder | null = null) {
+    super('E_GIT_REF_CONFLICT', reason === 'locked' ? lockedMessage(ref, holder) : `ref ${ref} holds ${actual ?? 'nothing'}, expected ${expected ?? 'nothing'}: another writer moved it first; re-read it and retry`, {
+      ref,
+      reason,
+      expected,
+      actual,
+      retryable: true,
+      holder,
+    });
   }
+}
+
+function lockedMessage(ref: string, holder: LockHolder | null): string {
+  const who = holder?.owner;
+  if (who !== null && who !== undefined) {
+    return `ref ${ref} is being written by a live writer (pid ${who.pid} on host ${who.host}, lock taken ${Math.round((holder?.ageMs ?? 0) / 1000)} s ago); nothing was written, retry in a moment`;
+  }
+  const age = holder === null ? '' : `, ${Math.round(holder.ageMs / 1000)} s old`;
+  return `ref ${ref} is locked (${ref}.lock exists, written by git or a writer of another host${age}; it is taken for a dead writer's once older than staleLockMs); nothing was written, retry in a moment`;
 }
 
 /** A file-system call failed, e.g. ENOSPC or EIO (`E_GIT_IO`); nothing half-written is visible, the call can be retried. */

@@ -15,7 +15,7 @@ export interface FsFileHandleLike {
 }
 
 /**
- * The promise API the git layer (and isomorphic-git) calls. `node:fs`'s `promises` and memfs's `fs.promises` both fit;
+ * The promise API the git layer calls. `node:fs`'s `promises` and memfs's `fs.promises` both fit;
  * a fault-injecting wrapper only has to implement these methods.
  */
 export interface FsPromisesLike {
@@ -30,10 +30,17 @@ export interface FsPromisesLike {
   stat(path: string): Promise<FsStatsLike>;
   lstat(path: string): Promise<FsStatsLike>;
   rmdir(path: string): Promise<void>;
+  /**
+   * Makes `newPath` a hard link to `existingPath`, failing with EEXIST when `newPath` exists. Optional: with it a
+   * ref lock appears with its owner already written in it (a lock is never seen empty); without it the lock is
+   * created with `open(path, 'wx')` and then written, and a writer killed in between leaves an empty lock that is
+   * taken over only once older than `staleLockMs`. `node:fs` and memfs have it.
+   */
+  link?(existingPath: string, newPath: string): Promise<void>;
 }
 
 /**
- * A file system as isomorphic-git takes it: an object with a `promises` member, e.g. `node:fs` or
+ * A file system as the git layer takes it: an object with a `promises` member, e.g. `node:fs` or
  * `createFsFromVolume(new Volume())` of memfs.
  */
 export interface FsLike {

@@ -17,7 +17,7 @@ import { walkRefFiles } from './internal/walk-refs.js';
  * ```
  */
 export async function listRefs(ctx: GitContext, prefix: string): Promise<readonly string[]> {
-  if (typeof prefix !== 'string' || !prefix.startsWith('refs/')) throw new InvalidNameError(String(prefix), 'ref', "prefix does not start with 'refs/'");
+  if (typeof prefix !== 'string' || !prefix.startsWith('refs/')) throw new InvalidNameError(typeof prefix === 'string' ? prefix : `(a ${typeof prefix})`, 'ref', "prefix does not start with 'refs/'");
   const dirPart = prefix.slice(0, prefix.lastIndexOf('/'));
   for (const component of dirPart.split('/')) {
     const problem = componentProblem(component);

@@ -4,6 +4,7 @@ import { Volume, createFsFromVolume } from 'memfs';
 import { GitArgumentError, NotARepositoryError } from './errors.js';
 import type { FsLike } from './fs-like.js';
 import type { GitContext } from './git-context.js';
+import type { LockIdentity } from './lock-identity.js';
 import { ensureDir, errnoOf, io, pathExists, unlinkQuietly } from './internal/fs-ops.js';
 import { DEFAULT_STALE_LOCK_MS, stateOf } from './internal/state.js';
 
@@ -21,12 +22,25 @@ export interface OpenGitCommonOptions {
    */
   readonly tempSuffix?: () => string;
   /**
-   * A ref's `.lock` file older than this, in milliseconds by its mtime, is taken for the lock of a writer that
-   * died (a live writer holds one for milliseconds) and is removed by the next writer of that ref, so a crash never
-   * blocks a repository. `Infinity` keeps git's own rule: never remove a lock (then call {@link recoverStaleLocks}).
+   * A ref's `.lock` file names its owner (host, pid). A lock whose owner is a dead process of this host is taken over
+   * by the next writer at once, and one of a live process never is. A lock that names no owner of this host (another
+   * host sharing the directory, git itself, an older ctxgit) is taken for a dead writer's once older than this, in
+   * milliseconds by its mtime (a live writer holds one for milliseconds). `Infinity`: never by age.
    * @defaultValue 30000
    */
   readonly staleLockMs?: number;
+  /**
+   * Automatic maintenance: after each batch of writes (a turn), pack the loose objects once a few hundred were
+   * written and roll small packs up geometrically (as `git maintenance` does), so the repository stays close to
+   * what `git gc` makes of it without anyone running anything. `false` leaves packing to `gc`.
+   * @defaultValue `true`
+   */
+  readonly maintenance?: boolean;
+  /**
+   * The writer's host and pid as written into its locks, and how to tell whether a pid of this host runs.
+   * @defaultValue this process (`os.hostname()`, `process.pid`, `process.kill(pid, 0)`)
+   */
+  readonly identity?: LockIdentity;
 }
 
 /** Open (or create) a bare repository in a directory; `fs` defaults to `node:fs`. */
@@ -109,10 +123,17 @@ export async function openGit(opts: OpenGitOptions): Promise<GitContext> {
   if (opts.staleLockMs !== undefined && (typeof opts.staleLockMs !== 'number' || Number.isNaN(opts.staleLockMs) || opts.staleLockMs < 0)) {
     throw new GitArgumentError('opts.staleLockMs', 'expected milliseconds >= 0 (or Infinity)');
   }
+  const { identity } = opts;
+  if (identity !== undefined && (typeof identity !== 'object' || identity === null || typeof identity.host !== 'string' || !Number.isSafeInteger(identity.pid) || typeof identity.isAlive !== 'function')) {
+    throw new GitArgumentError('opts.identity', 'expected { host: string, pid: integer, isAlive(pid) }');
+  }
   const state = stateOf(ctx);
+  if (identity !== undefined) state.identity = identity;
   state.fsync = opts.fsync ?? true;
   state.staleLockMs = opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
   if (opts.tempSuffix !== undefined) state.tempSuffix = opts.tempSuffix;
+  if (opts.maintenance !== undefined && typeof opts.maintenance !== 'boolean') throw new GitArgumentError('opts.maintenance', 'expected a boolean');
+  state.maintenance = opts.maintenance ?? true;
   const entries = await listDir(ctx, ctx.gitdir);
   const complete = entries !== null && entries.includes('HEAD') && entries.includes('config') && entries.includes('objects') && entries.includes('refs');
   if (!complete) {

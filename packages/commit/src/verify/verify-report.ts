@@ -41,8 +41,8 @@ export interface VerifyIssue {
   /** `error` makes the report fail; `warning` is informational. */
   readonly severity: 'error' | 'warning';
   /**
-   * Where: a ref (`refs/ctxgit/dag`), a file of the git directory (`refs/ctxgit/dag.lock`), or
-   * `<commit oid>:<tree path>` for something inside a commit (`dag` stands for the DAG ref's commit).
+   * Where: a ref (`refs/ctxgit/sessions/<s>/dag`), a file of the git directory (`refs/ctxgit/sessions/<s>/dag.lock`),
+   * `<ref>:<tree path>` for something inside a session's DAG, or `<commit oid>:<tree path>` inside a commit.
    */
   readonly path: string;
   /** What is wrong, for people. */
@@ -53,7 +53,7 @@ export interface VerifyIssue {
 export interface VerifyCounts {
   /** Refs read (every ref under `refs/`). */
   readonly refs: number;
-  /** Commits of the DAG ref's history. */
+  /** Commits of the sessions' DAG histories (a fork's history includes its source's). */
   readonly dagCommits: number;
   /** DAG nodes parsed, re-serialized and checked. */
   readonly nodes: number;
@@ -67,6 +67,8 @@ export interface VerifyCounts {
   readonly summaries: number;
   /** Distinct origin blobs compared with the DAG. */
   readonly origins: number;
+  /** Distinct objects read and re-hashed by the walk of every ctxgit ref's whole history (0 with `quick`). */
+  readonly objects: number;
 }
 
 /** The result of {@link verifyRepo}: problems as data, never thrown. */
@@ -76,8 +78,9 @@ export interface VerifyReport {
   readonly issues: readonly VerifyIssue[];
   readonly counts: VerifyCounts;
   /**
-   * The verification token: the DAG commit oid that was verified (null for an empty DAG). Pass it back as
-   * `previous` (or let `record` store it in `refs/ctxgit/verified`) to check that the DAG only grew since.
+   * The verification token: a stored commit whose parents are the session DAG commits that were verified (null
+   * for a repository without sessions, or when issues were found). Pass it back as `previous` (or let `record` store
+   * it in `refs/ctxgit/verified`) to check that every session's DAG only grew since.
    */
   readonly token: string | null;
   /** The token this run compared against, or null when none was given or recorded. */
@@ -89,13 +92,16 @@ export interface VerifyReport {
 /** Options of {@link verifyRepo}. */
 export interface VerifyOptions {
   /**
-   * A token of an earlier run: the DAG must have only grown since (that commit is an ancestor of the DAG ref, and
-   * every node and session it held is still there, byte for byte). `null` skips the check.
+   * A token of an earlier run: every session's DAG must have only grown since (each DAG commit the token names is
+   * in its session's history, and every node and record version it held is still there). `null` skips the check.
    * @defaultValue the token recorded in `refs/ctxgit/verified`, if any
    */
   readonly previous?: string | null;
-  /** When the report is ok, point `refs/ctxgit/verified` at the verified DAG commit (compare-and-swap). @defaultValue false */
+  /** When the report is ok, point `refs/ctxgit/verified` at the token (compare-and-swap). @defaultValue false */
   readonly record?: boolean;
-  /** The ref holding the DAG. @defaultValue `'refs/ctxgit/dag'` */
-  readonly dagRef?: string;
+  /**
+   * Skip the walk that reads every object reachable from every ctxgit ref through all of its history; the DAG, the
+   * refs and the ContextCommits are still checked. @defaultValue false
+   */
+  readonly quick?: boolean;
 }

@@ -4,23 +4,13 @@ import { CommitConflictError, RefConflictError, openRepo } from '../../src/index
 import type { Repo, Session } from '../../src/index.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
 import type { Storage } from './support.js';
-import { STORAGES, cleanTemps, fsck, tempDir, writeCounts } from './support.js';
+import { chainOf, cleanTemps, fsck, STORAGES, tempDir, writeCounts } from './support.js';
 import { startWorker } from './workers.js';
 
 afterAll(cleanTemps);
 
 const totals = { processes: 0, asyncCallers: 0, appendsAttempted: 0, appendsPresent: 0, duplicates: 0, lost: 0, conflicts: 0, untypedConflicts: 0, commits: 0 };
 afterAll(() => writeCounts('concurrency', totals));
-
-/** Node ids on a session's chain, oldest first. */
-async function chainOf(repo: Repo, session: string): Promise<string[]> {
-  const chain: string[] = [];
-  for (let id = (await repo.store.getSession(session))?.head ?? undefined; id !== undefined; ) {
-    chain.unshift(id);
-    id = (await repo.store.getNode(id))?.predecessor;
-  }
-  return chain;
-}
 
 async function retrying<T>(fn: () => Promise<T>): Promise<T> {
   for (;;) {

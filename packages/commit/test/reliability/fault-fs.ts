@@ -84,6 +84,7 @@ export class FaultFs {
       readdir: (path) => gate('readdir', path, () => p.readdir(path)),
       stat: (path) => gate('stat', path, () => p.stat(path)),
       lstat: (path) => gate('stat', path, () => p.lstat(path)),
+      link: (a, b) => gate('rename', `${a} => ${b}`, async () => (p.link === undefined ? Promise.reject(Object.assign(new Error('no link'), { code: 'ENOSYS' })) : p.link(a, b))),
       rmdir: (path) => gate('unlink', path, () => p.rmdir(path)),
     };
     this.fs = { promises };

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openRepo, recoverStaleLocks } from '../../src/index.js';
 import type { Node } from '@ctxgit/dag';
-import type { ContextCommit, Repo, Session } from '../../src/index.js';
+import type { ContextCommit, LockIdentity, Repo, Session } from '../../src/index.js';
 import { canonicalJson } from '../../src/canonical-json.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
 import { cloneStorage } from './clone.js';
 import { ERRNOS, FAULT_OPS, FaultFs } from './fault-fs.js';
 import type { FaultMode, FaultOp } from './fault-fs.js';
 import type { Storage } from './support.js';
-import { STORAGES, cleanTemps, fsck, isTyped, memStorage, seeded, stepClock, writeCounts } from './support.js';
+import { STORAGES, cleanTemps, fsck, ghostIdentity, isTyped, memStorage, seeded, stepClock, writeCounts } from './support.js';
 
 afterAll(cleanTemps);
 
@@ -32,8 +32,9 @@ async function makeBase(s: Storage): Promise<{ nodes: string[] }> {
   return { nodes };
 }
 
-async function open(s: Storage, fs = s.fs): Promise<Repo> {
-  return openRepo({ ...s.where, fs, clock: stepClock(1_800_000_000_000), fsync: true });
+/** Opens the storage; a faulted writer runs as a simulated process of its own, dead once its case is over. */
+async function open(s: Storage, fs = s.fs, identity?: LockIdentity): Promise<Repo> {
+  return openRepo({ ...s.where, fs, clock: stepClock(1_800_000_000_000), fsync: true, ...(identity === undefined ? {} : { identity }) });
 }
 
 /** Disk cases per operation kind (seeded sample of the indexes; memfs takes every index). */
@@ -64,7 +65,7 @@ describe.each(STORAGES)('a fault at every fs operation of a turn (storage %#)', 
     await drySession.append({ role: 'user', output: TURN_TEXT });
     await drySession.commit();
     const perKind = { ...counter.counts };
-    expect(perKind.write).toBeGreaterThan(10);
+    expect(perKind.write).toBeGreaterThan(5);
     const problems: string[] = [];
     const pick = seeded(9);
     for (const op of FAULT_OPS) {
@@ -89,7 +90,7 @@ async function runCase(base: Storage, baseNodes: readonly string[], op: FaultOp,
   totals.cases++;
   const s = await cloneStorage(base);
   const fault = new FaultFs(s.fs);
-  const repo = await open(s, fault.fs);
+  const repo = await open(s, fault.fs, ghostIdentity());
   const session = await repo.openSession('chat');
   const { head: headBefore, context: contextBefore } = await observe(session);
   fault.arm(op, index, mode);
@@ -179,7 +180,7 @@ describe('a fault at every fs operation of creating a repository and a session (
           fault.arm(op, index, mode);
           let error: unknown;
           try {
-            const repo = await openRepo({ memory: true, fs: fault.fs, clock: stepClock(), fsync: true });
+            const repo = await openRepo({ memory: true, fs: fault.fs, clock: stepClock(), fsync: true, identity: ghostIdentity() });
             await repo.createSession('chat', { model: MODEL });
           } catch (err) {
             error = err;

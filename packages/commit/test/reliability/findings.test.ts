@@ -61,15 +61,17 @@ describe('findings', () => {
     expect(isTyped(err), `${String((err as Error).name)} ${String((err as { code?: unknown }).code)}`).toBe(true);
   });
 
-  it('F4: a lock a dead writer left on refs/ctxgit/dag blocks no one for long: the next writer removes it once it is older than staleLockMs', async () => {
+  it('F4: a lock a dead writer left on a session DAG ref blocks that session only, and not for long: the next writer removes it once it is older than staleLockMs', async () => {
     const { repo, fs, gitdir } = await chat();
     const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
     await s.append({ role: 'user', output: 'before the crash' });
     // what SIGKILL between "create dag.lock" and "rename it" leaves (the crash test can hit it)
-    const lock = `${gitdir}/refs/ctxgit/dag.lock`;
+    const lock = `${gitdir}/refs/ctxgit/sessions/chat/dag.lock`;
     await fs.promises.writeFile(lock, `${'0'.repeat(40)}\n`);
     const fresh = await openRepo({ memory: true, fs, clock: stepClock(1_800_000_000_000), fsync: false, staleLockMs: 60_000 });
-    const blocked = await fresh.createSession('blocked', { model: 'openai:gpt-4o' }).then(
+    // other sessions do not share the ref: they are not blocked at all
+    await fresh.createSession('unblocked', { model: 'openai:gpt-4o' });
+    const blocked = await (await fresh.openSession('chat')).append({ role: 'user', output: 'blocked' }).then(
       () => 'ok',
       (e: unknown) => `${String((e as { code?: unknown }).code)}`,
     );
@@ -77,11 +79,11 @@ describe('findings', () => {
     const old = (Date.now() - 61_000) / 1000;
     await (fs as unknown as typeof import('node:fs')).promises.utimes(lock, old, old); // memfs implements utimes
     const reopened = await openRepo({ memory: true, fs, clock: stepClock(1_800_000_000_000), fsync: false, staleLockMs: 60_000 });
-    await reopened.createSession('other-session', { model: 'openai:gpt-4o' });
-    expect(await reopened.listSessions()).toContain('other-session');
+    await (await reopened.openSession('chat')).append({ role: 'user', output: 'after the crash' });
+    expect(await reopened.listSessions()).toContain('unblocked');
     await fs.promises.writeFile(lock, `${'0'.repeat(40)}\n`);
     const swept = await openRepo({ memory: true, fs, clock: stepClock(1_800_000_000_000), fsync: false, recoverLocksOlderThanMs: 0 });
-    await swept.createSession('third', { model: 'openai:gpt-4o' });
+    await (await swept.openSession('chat')).append({ role: 'user', output: 'swept' });
     expect((await verifyRepo(swept)).ok).toBe(true);
   });
 

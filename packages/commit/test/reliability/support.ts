@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DagError } from '@ctxgit/dag';
 import { Volume, createFsFromVolume } from 'memfs';
 import { CommitError } from '../../src/index.js';
-import type { FsLike } from '../../src/index.js';
+import type { FsLike, LockIdentity, Repo } from '../../src/index.js';
 
 /** Where each reliability test file writes its counts (git-ignored); docs/reliability.md is generated from them. */
 export const COUNTS_DIR = fileURLToPath(new URL('./.counts/', import.meta.url));
@@ -108,4 +108,36 @@ export function seeded(seed: number): () => number {
 export function stepClock(start = 1_700_000_000_000): () => number {
   let t = start - 1000;
   return () => (t += 1000);
+}
+
+let ghosts = 0;
+/**
+ * The identity of a simulated writer process of this host for an in-process "crash": its pid (above Linux's pid_max)
+ * names no running process, so once the writer stops, the next writer takes its locks over as a dead process's, as
+ * after a real SIGKILL. While it runs, its own locks are its own (same pid).
+ */
+export function ghostIdentity(): LockIdentity {
+  const pid = 2 ** 30 + ++ghosts;
+  return {
+    host: hostname(),
+    pid,
+    isAlive: (p) => {
+      try {
+        process.kill(p, 0);
+        return true;
+      } catch (err) {
+        return (err as { code?: unknown }).code === 'EPERM';
+      }
+    },
+  };
+}
+
+/** Node ids on a session's chain (following predecessors from its head), oldest first. */
+export async function chainOf(repo: Repo, session: string): Promise<string[]> {
+  const chain: string[] = [];
+  for (let id = (await repo.store.getSession(session))?.head ?? undefined; id !== undefined; ) {
+    chain.unshift(id);
+    id = (await repo.store.getNode(id))?.predecessor;
+  }
+  return chain;
 }

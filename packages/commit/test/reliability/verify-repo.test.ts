@@ -50,6 +50,7 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
   let repo: Repo;
   let ctx: GitContext;
   const contextRef = 'refs/ctxgit/sessions/chat/context';
+  const dagRef = 'refs/ctxgit/sessions/chat/dag';
 
   beforeAll(async () => {
     s = make();
@@ -84,13 +85,13 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
     return () => forceRef(s, contextRef, old);
   }
 
-  /** Moves the DAG ref to a commit (child of the head) whose tree is `edit(head tree)`. */
+  /** Moves chat's DAG ref to a commit (child of the head) whose tree is `edit(head tree)`. */
   async function withDag(edit: (tree: string) => Promise<string>, parentless = false): Promise<() => Promise<void>> {
-    const head = (await readRef(ctx, 'refs/ctxgit/dag')) as string;
+    const head = (await readRef(ctx, dagRef)) as string;
     const c = await readCommitObject(ctx, head);
     const oid = await writeCommit(ctx, { tree: await edit(c.tree), parents: parentless ? [] : [head], message: 'tamper\n', author: WHO });
-    await forceRef(s, 'refs/ctxgit/dag', oid);
-    return () => forceRef(s, 'refs/ctxgit/dag', head);
+    await forceRef(s, dagRef, oid);
+    return () => forceRef(s, dagRef, head);
   }
 
   async function dagNodePath(id: string): Promise<string[]> {
@@ -105,7 +106,10 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
     expect(r.counts.summaries).toBeGreaterThan(0);
     expect(r.counts.contextCommits).toBeGreaterThanOrEqual(17);
     expect(r.counts.sessions).toBe(3);
-    expect(r.token).toBe(await readRef(ctx, 'refs/ctxgit/dag'));
+    // the token: a stored commit whose parents are the sessions' DAG commits
+    const token = await readCommitObject(ctx, r.token as string);
+    expect(token.parents).toContain(await readRef(ctx, dagRef));
+    expect(token.parents).toHaveLength(3);
     if (s.name === 'disk') expect(fsck(s.gitdir)).toEqual([]);
   });
 
@@ -125,7 +129,6 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
     await expect(verifyRepo({} as unknown as Repo)).rejects.toBeInstanceOf(InvalidOptionError);
     await expect(verifyRepo(repo, { previous: 'HEAD~1' })).rejects.toBeInstanceOf(InvalidOptionError);
     await expect(verifyRepo(repo, { record: 'yes' as unknown as boolean })).rejects.toBeInstanceOf(InvalidOptionError);
-    await expect(verifyRepo(repo, { dagRef: 'dag' })).rejects.toBeInstanceOf(InvalidOptionError);
   });
 
   it('a ref to a missing object', () =>
@@ -149,13 +152,11 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
       return () => forceRef(s, contextRef, old);
     }));
 
-  it('a node-index ref naming the commit of another node', () =>
+  it('a commit-index entry naming the commit of another node', () =>
     corrupt('E_VERIFY_REF_MISMATCH', async () => {
       const head = b.last.headNodeId;
-      const ref = `refs/ctxgit/sessions/chat/nodes/${head.slice(0, 2)}/${head}`;
-      const old = (await readRef(ctx, ref)) as string;
-      await forceRef(s, ref, b.folded.id);
-      return () => forceRef(s, ref, old);
+      const h = createHash('sha1').update(head).digest('hex');
+      return withDag(async (tree) => updateTree(ctx, tree, [{ path: ['commits', h.slice(0, 2), h.slice(2, 4), head], oid: await writeBlob(ctx, `${b.folded.id}\n`), type: 'blob' }]));
     }));
 
   it('a config ref to a commit that is not a config', () =>
@@ -316,31 +317,51 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
   it('a session record whose head is not in the DAG', () =>
     corrupt('E_VERIFY_DAG_SESSION_INVALID', async () => {
       const rec = await repo.store.getSession('chat');
-      const h = createHash('sha1').update('chat').digest('hex');
-      return withDag(async (tree) => updateTree(ctx, tree, [{ path: ['sessions', h.slice(0, 2), 'chat', 'session.json'], oid: await writeBlob(ctx, canonicalJson({ ...rec, head: 'nobody' })), type: 'blob' }]));
+      return withDag(async (tree) => updateTree(ctx, tree, [{ path: ['session.json'], oid: await writeBlob(ctx, canonicalJson({ ...rec, head: 'nobody' })), type: 'blob' }]));
     }));
 
-  it('a damaged object file on storage is seen even when the repository cached it', () =>
+  /** The pack file holding `oid` and the offset of its entry, read from the packs' version-2 indexes. */
+  async function packedAt(oid: string): Promise<{ pack: string; offset: number }> {
+    const dir = `${s.gitdir}/objects/pack`;
+    for (const f of (await s.fs.promises.readdir(dir)).map(String).filter((x) => x.endsWith('.idx'))) {
+      const idx = Buffer.from(await s.fs.promises.readFile(`${dir}/${f}`));
+      const n = idx.readUInt32BE(8 + 255 * 4);
+      for (let i = 0; i < n; i++) {
+        if (idx.toString('hex', 1032 + i * 20, 1032 + (i + 1) * 20) === oid) return { pack: `${dir}/${f.slice(0, -4)}.pack`, offset: idx.readUInt32BE(1032 + n * 24 + i * 4) };
+      }
+    }
+    throw new Error(`${oid} is in no pack`);
+  }
+
+  it('a damaged pack entry on storage is seen even when the repository cached it', () =>
     corrupt('E_VERIFY_OBJECT_CORRUPT', async () => {
       const c = await readCommitObject(ctx, (await readRef(ctx, contextRef)) as string);
       const [first] = await items(ctx, c.tree);
-      const file = `${s.gitdir}/objects/${first?.oid.slice(0, 2) ?? ''}/${first?.oid.slice(2) ?? ''}`;
-      const bytes = await s.fs.promises.readFile(file);
-      await s.fs.promises.unlink(file);
-      await s.fs.promises.writeFile(file, Buffer.from('garbage'));
+      const { pack, offset } = await packedAt(first?.oid ?? '');
+      const bytes = Buffer.from(await s.fs.promises.readFile(pack));
+      const damaged = Buffer.from(bytes);
+      for (let i = offset + 4; i < Math.min(offset + 40, damaged.length - 20); i++) damaged[i] = 0x55;
+      await s.fs.promises.unlink(pack);
+      await s.fs.promises.writeFile(pack, damaged);
       return async () => {
-        await s.fs.promises.unlink(file);
-        await s.fs.promises.writeFile(file, bytes);
+        await s.fs.promises.unlink(pack);
+        await s.fs.promises.writeFile(pack, bytes);
       };
     }));
 
-  it('a deleted object file', () =>
+  it('a deleted pack file', () =>
     corrupt('E_VERIFY_OBJECT_CORRUPT', async () => {
       const meta = (await readTree(ctx, (await readCommitObject(ctx, b.folded.id)).tree)).find((e) => e.path === 'meta.json')?.oid ?? '';
-      const file = `${s.gitdir}/objects/${meta.slice(0, 2)}/${meta.slice(2)}`;
-      const bytes = await s.fs.promises.readFile(file);
-      await s.fs.promises.unlink(file);
-      return () => s.fs.promises.writeFile(file, bytes);
+      const { pack } = await packedAt(meta);
+      const bytes = await s.fs.promises.readFile(pack);
+      const idx = `${pack.slice(0, -5)}.idx`;
+      const index = await s.fs.promises.readFile(idx);
+      await s.fs.promises.unlink(pack);
+      await s.fs.promises.unlink(idx);
+      return async () => {
+        await s.fs.promises.writeFile(pack, bytes);
+        await s.fs.promises.writeFile(idx, index);
+      };
     }));
 
   it('a missing ctxgit marker', () =>
@@ -352,7 +373,7 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
     }));
 
   it('a stale lock and a temp object are warnings, not errors', async () => {
-    const lock = `${s.gitdir}/refs/ctxgit/dag.lock`;
+    const lock = `${s.gitdir}/${dagRef}.lock`;
     const tmp = `${s.gitdir}/objects/00/tmp_obj_left`;
     await s.fs.promises.writeFile(lock, 'x');
     await s.fs.promises.mkdir(`${s.gitdir}/objects/00`, { recursive: true });
@@ -361,12 +382,12 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
     await s.fs.promises.unlink(lock);
     await s.fs.promises.unlink(tmp);
     expect(r.ok).toBe(true);
-    expect(r.issues.map((i) => `${i.severity} ${i.code} ${i.path}`).sort()).toEqual(['warning E_VERIFY_STALE_LOCK refs/ctxgit/dag.lock', 'warning E_VERIFY_TEMP_FILE objects/00/tmp_obj_left']);
+    expect(r.issues.map((i) => `${i.severity} ${i.code} ${i.path}`).sort()).toEqual([`warning E_VERIFY_STALE_LOCK ${dagRef}.lock`, 'warning E_VERIFY_TEMP_FILE objects/00/tmp_obj_left']);
   });
 
   it('never throws on a repository whose refs point anywhere (fuzzed)', async () => {
-    const oids = [b.folded.id, b.last.id, (await readRef(ctx, 'refs/ctxgit/dag')) as string, await writeBlob(ctx, 'x'), 'e'.repeat(40)];
-    const refs = ['refs/ctxgit/dag', contextRef, 'refs/ctxgit/sessions/alt/context', 'refs/ctxgit/sessions/chat/config'];
+    const oids = [b.folded.id, b.last.id, (await readRef(ctx, dagRef)) as string, await writeBlob(ctx, 'x'), 'e'.repeat(40)];
+    const refs = [dagRef, contextRef, 'refs/ctxgit/sessions/alt/context', 'refs/ctxgit/sessions/chat/config'];
     const old = await Promise.all(refs.map(async (r) => (await readRef(ctx, r)) as string));
     for (let i = 0; i < 10; i++) {
       const ref = refs[i % refs.length] as string;

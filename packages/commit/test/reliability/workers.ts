@@ -15,9 +15,9 @@ export interface WorkerRun {
   kill(): void;
 }
 
-/** Spawns `node --conditions=@ctxgit/source --import tsx turn-worker.ts <gitdir> <session> <label> <turns>`. */
-export function startWorker(gitdir: string, session: string, label: string, turns: number | 'forever', onLine?: (kind: 'ack' | 'commit', count: number) => void): WorkerRun {
-  const child = spawn(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', WORKER, gitdir, session, label, String(turns)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns `node --conditions=@ctxgit/source --import tsx turn-worker.ts <gitdir> <session> <label> <turns> <mode>`. */
+export function startWorker(gitdir: string, session: string, label: string, turns: number | 'forever', onLine?: (kind: 'ack' | 'commit', count: number) => void, mode: 'plain' | 'mix' = 'plain'): WorkerRun {
+  const child = spawn(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', WORKER, gitdir, session, label, String(turns), mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const acks: string[] = [];
   const commits: string[] = [];
   const conflicts: string[] = [];

@@ -1,12 +1,14 @@
 // Writes docs/reliability.md from the counts the reliability tests leave in ./.counts/*.json.
-//   npx vitest run packages/commit/test/reliability && node --conditions=@ctxgit/source --import tsx packages/commit/test/reliability/write-reliability-doc.ts
+//   npx vitest run packages/commit/test/reliability packages/cli/test/import-resume.test.ts test/hostile-upper.test.ts
+//   node --conditions=@ctxgit/source --import tsx packages/commit/test/reliability/write-reliability-doc.ts
+// (`npm run reliability:full` does both at RELIABILITY_SCALE=10.)
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const COUNTS = fileURLToPath(new URL('./.counts/', import.meta.url));
 const DOC = fileURLToPath(new URL('../../../../docs/reliability.md', import.meta.url));
-const NAMES = ['faults', 'crash', 'concurrency', 'hostile', 'hostile-upper', 'verify', 'verify-corpus'] as const;
+const NAMES = ['faults', 'crash', 'import-kill', 'concurrency', 'locks', 'hostile', 'hostile-upper', 'any-value', 'verify', 'corruption', 'verify-corpus'] as const;
 
 type Counts = Record<string, number | string>;
 
@@ -29,21 +31,30 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
   const u = all['hostile-upper'];
   const v = all['verify'];
   const vc = all['verify-corpus'];
-  const lost = n(f, 'lost') + n(k, 'lost') + n(c, 'lost') + n(c, 'duplicates');
+  const l = all['locks'];
+  const ik = all['import-kill'];
+  const co = all['corruption'];
+  const av = all['any-value'];
+  const lost = n(f, 'lost') + n(k, 'lost') + n(c, 'lost') + n(c, 'duplicates') + n(l, 'd1Lost') + n(l, 'd1Duplicates') + n(l, 'processLost');
   const rows: [string, string][] = [
     ['faults injected (every fs operation of a turn × ENOSPC / EIO / EACCES / crash / torn write)', fmt(n(f, 'injected'))],
     ['faults survived (typed error, reopened consistent, acknowledged data present, turn retried)', fmt(n(f, 'survived'))],
-    ['processes killed with SIGKILL mid-loop', fmt(n(k, 'kills'))],
+    ['processes killed with SIGKILL mid-loop (append, commit with folds, fork, attach, merge) / `ctxgit import` killed', `${fmt(n(k, 'kills'))} / ${fmt(n(ik, 'kills'))}`],
     ['kills survived (reopened, verifyRepo ok, git fsck clean, every acknowledged append present)', fmt(n(k, 'killsSurvived'))],
     ['appends acknowledged by killed processes / present after the kills', `${fmt(n(k, 'acknowledgedAppends'))} / ${fmt(n(k, 'acknowledgedAppends') - n(k, 'lost'))}`],
+    ['killed imports re-run: resumed to the clean result (killed mid-import)', `${fmt(n(ik, 'resumedEqualToClean'))} (${fmt(n(ik, 'killedMidImport'))})`],
     ['concurrent appends attempted / present exactly once', `${fmt(n(c, 'appendsAttempted'))} / ${fmt(n(c, 'appendsPresent'))}`],
+    [`D1: a dead writer's lock on the DAG ref, ${fmt(n(l, 'd1Writers'))} writers with their own openRepo, rounds / appends acknowledged / lost`, `${fmt(n(l, 'd1Rounds'))} / ${fmt(n(l, 'd1Acknowledged'))} / ${fmt(n(l, 'd1Lost'))}`],
+    ['writer processes started on a dead process\'s lock: appends acknowledged / lost', `${fmt(n(l, 'processAcknowledged'))} / ${fmt(n(l, 'processLost'))}`],
     ['write conflicts met and retried (all typed)', fmt(n(c, 'conflicts'))],
     ['hostile inputs tried (library entry points and importers)', fmt(n(h, 'inputsTried'))],
     ['hostile render and CLI inputs tried', fmt(n(u, 'renderForgeryAttempts') + n(u, 'renderGarbageTried') + n(u, 'cliArgvTried'))],
     ['marker forgeries that got through render', fmt(n(u, 'forgeries'))],
-    ['corruptions planted / detected by verifyRepo', `${fmt(n(v, 'corruptions'))} / ${fmt(n(v, 'detected'))}`],
+    ['corruptions planted / detected by verifyRepo (named cases)', `${fmt(n(v, 'corruptions'))} / ${fmt(n(v, 'detected'))}`],
+    [`objects of a sample repository (${fmt(n(co, 'objectsInRepo'))}: blobs, trees, commits of every ref's history) damaged one at a time (${fmt(n(co, 'ways'))} way(s) each) / flagged by verifyRepo`, `${fmt(n(co, 'planted'))} / ${fmt(n(co, 'flagged'))}`],
+    [`arbitrary JavaScript values at ${fmt(n(av, 'entryPoints'))} public entry points (${fmt(n(av, 'runsPerEntryPoint'))} runs each): calls / typed refusals / writes on refusal`, `${fmt(n(av, 'calls'))} / ${fmt(n(av, 'typedRefusals'))} / ${fmt(n(av, 'writesOnRefusal'))}`],
     ['real transcripts replayed, then verified (ContextCommits / false alarms)', `${fmt(n(vc, 'transcripts'))} (${fmt(n(vc, 'commits'))} / ${fmt(n(vc, 'falseAlarms'))})`],
-    ['untyped errors (raw errno, TypeError, RangeError)', fmt(n(f, 'untypedErrors') + n(h, 'untypedErrors') + n(u, 'cliUntyped') + n(c, 'untypedConflicts'))],
+    ['untyped errors (raw errno, TypeError, RangeError)', fmt(n(f, 'untypedErrors') + n(h, 'untypedErrors') + n(u, 'cliUntyped') + n(c, 'untypedConflicts') + n(av, 'untyped'))],
     ['**data lost** (acknowledged appends or commits missing, duplicates)', `**${fmt(lost)}**`],
   ];
   const detail = (name: string, counts: Counts | undefined): string =>
@@ -80,6 +91,28 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
     '  at seeded moments (after 0–5 acknowledgements plus 0–15 ms). After each kill the repository opens, verifies, is',
     '  `git fsck --strict` clean and holds every acknowledged append and commit; at the end the session\'s chain holds every',
     '  acknowledged append exactly once, in order.',
+    '- **lock-protocol.test.ts** — the lock protocol below: a dead process\'s lock is taken over at once (even with',
+    '  `staleLockMs: Infinity`); a live process\'s lock is never removed however old, and the error names it and is',
+    '  retryable; git\'s or another host\'s lock only once older than `staleLockMs`; `recoverStaleLocks` and',
+    '  `removeTempObjects` remove dead writers\' leftovers and nothing of a live writer; 8 in-process racers over a dead',
+    '  lock: exactly one swap wins per round. **D1**: a dead writer\'s lock planted on `refs/ctxgit/dag` before each round',
+    '  (an owner record of a dead pid, or git\'s format with an old mtime), then 8 writers, each with its own `openRepo` on',
+    '  one directory (fsync on), append to their own sessions at once; every acknowledged append is on its chain exactly',
+    '  once, no writer waits for a timeout. Then 8 writer processes start on a lock of an exited process.',
+    '- **limits.test.ts** — a tool `input` of exactly `MAX_FIELD_BYTES` of JSON is accepted and later commits work; one byte',
+    '  more, or 17 MB, is `E_DAG_FIELD_TOO_LARGE` with nothing written; the same for `metadata`, `name`, `reads`. Null-prototype',
+    '  objects, throwing getters, proxies (throwing, revoked), cyclic objects, BigInt, symbols and functions in every field',
+    '  of append and as session names are typed errors. Names differing from an existing session only by case, and names',
+    '  with bidirectional controls (U+202A–U+202E, U+2066–U+2069), are refused.',
+    '- **any-value.property.test.ts** — fast-check (seeded) over append, createSession, openSession, fork, checkout, retry,',
+    '  edit, attach, merge, readCommit, log, expand and verifyRepo with arbitrary JavaScript values (fast-check\'s anything,',
+    '  hostile strings, and the poison values above): every call resolves or rejects typed; a refusal makes no mutating fs',
+    '  call, and every 100th refusal also compares every file\'s bytes.',
+    '- **corruption.test.ts** — every object `git rev-list --objects --all` lists in a sample repository (tool calls, a fold,',
+    '  a fork, an attach, a merge, a recorded verification) is truncated, zeroed, byte-flipped or deleted, one at a time;',
+    '  `verifyRepo` must fail on each. CI takes a seeded sample rotating the four ways; the full run does all four on all.',
+    '- **packages/cli/test/import-resume.test.ts** — `ctxgit import` killed with SIGKILL after its first write; the same',
+    '  command run again resumes it and ends with the context commit a clean import makes; fsck and verify after each kill.',
     '- **concurrency.test.ts** — 8 async callers on one session and 4 on their own sessions in one process (memfs and',
     '  disk), and 5 processes (3 on one session, 2 on their own) on one disk repository: every acknowledged append is on',
     '  its session\'s chain exactly once, conflicts are `CommitConflictError` / `RefConflictError` and a retry lands, the DAG',
@@ -102,13 +135,67 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
     '  code, and the repository is clean again once it is undone. **verify-corpus.test.ts** replays transcripts of every',
     '  corpus format (`../shared/corpus`) and checks `verifyRepo` raises no false alarm.',
     '',
+    '## The ref lock protocol',
+    '',
+    'Every ref update (`compareAndSwapRef`) runs under `<ref>.lock`, created exclusively as git does, so git and ctxgit',
+    'exclude each other. What is new is that a writer never removes or overwrites a lock it does not own:',
+    '',
+    '1. **The lock names its owner.** Its bytes are one JSON line `{ctxgitLock, host, pid, nonce, time}`; the nonce is',
+    '   random per acquisition, so the bytes identify exactly one holder. They are written to `<ref>~owner-<nonce>.lock`',
+    '   and hard-linked to `<ref>.lock` (`link` fails with EEXIST when the lock exists), so a lock is never seen empty.',
+    '2. **The owner checks the ref under the lock, writes the new value to a file of its own** (`<ref>~new-<nonce>.lock`,',
+    '   fsynced), **checks that `<ref>.lock` still holds its bytes, and renames its value file onto the ref**, then removes',
+    '   the lock if it still holds its bytes. The old protocol renamed `<ref>.lock` itself onto the ref, which moves',
+    '   whatever is at that path: after a wrong takeover, two writers could both rename and both "succeed".',
+    '3. **Stale means dead, not old.** A lock whose owner is a process of this host that no longer runs',
+    '   (`process.kill(pid, 0)` fails with ESRCH) is stale at once, whatever its age; a lock of a live process of this host',
+    '   is never stale, however old. Only a lock that names no owner of this host (another host sharing the directory,',
+    '   git\'s own lock, an older ctxgit, a file without `link`) is judged by its age: stale once its mtime is `staleLockMs`',
+    '   old (30 s by default).',
+    '4. **Takeover is serialized and checked.** A writer that finds a stale lock takes the takeover guard',
+    '   `<ref>~takeover.lock` (created exclusively, with an owner record, and itself taken over only when its owner is',
+    '   dead), reads the lock again and, if it still holds the bytes judged stale, renames it to `<ref>~stale-<nonce>.lock`',
+    '   and checks that what moved is those bytes; then removes it, releases the guard, and creates its own lock',
+    '   exclusively (other writers race for it fairly; exactly one wins).',
+    '5. **A competitor that is alive gets a retryable error that says so**: `RefConflictError` (`E_GIT_REF_CONFLICT`,',
+    '   `data.reason: \'locked\'`, `data.retryable: true`, `data.holder` with its pid and host), and `CommitConflictError`',
+    '   says "a live writer is writing session … right now"; a ref that moved says "another writer changed session … first".',
+    '',
+    '**Why no acknowledged write can be lost.** A write is acknowledged only after its rename onto the ref. The rename',
+    'happens right after the owner saw its own bytes in `<ref>.lock`, so it is lost only if another writer also renamed a',
+    'value in between, which needs a second lock holder, which needs someone to have removed the owner\'s lock. Only a',
+    'taker removes a lock it does not own, and only one it judged stale: on this host the owner is then dead (it will',
+    'never rename again), for another host it is older than `staleLockMs` (the assumption git makes too: no writer holds',
+    'a lock that long). The remaining hazard was the one of issue 16: two takers judge the same dead lock; the first',
+    'removes it, a third writer creates a fresh lock, and the second taker removes that fresh lock while believing it',
+    'removes the dead one. Takers are serialized by the guard, and under the guard a taker re-reads the lock and moves it',
+    'by one atomic rename; between that read and the rename nobody else may remove it (no other taker runs; its owner is',
+    'dead) and nobody may create one (the path is occupied), so what moves is what was judged. The check after the move',
+    'covers writers outside the protocol (a person, another tool): if the moved bytes are not the ones judged, they are put',
+    'back by an exclusive create when the path is still free, and otherwise dropped; their owner then finds at its check',
+    '(step 2) that the lock is not its own and fails with a retryable error, having written nothing. A guard whose owner',
+    'died is taken over the same way (serialized only by the exclusive create of the next guard). A pid reused by an',
+    'unrelated process keeps a dead writer\'s lock alive until `ctxgit verify --repair` is told otherwise; hosts that share',
+    'a directory must have distinct host names (containers too).',
+    '',
+    '**Leftovers.** `recoverStaleLocks`, `removeTempObjects`, `openRepo({ recoverLocksOlderThanMs })` and',
+    '`ctxgit verify --repair` remove only what dead writers left: locks by the judgement above; `~new-` value files whose',
+    'nonce is not the current lock owner\'s (an owner removes its value before its lock); `~owner-` files of dead',
+    'processes; `~stale-` files under the guard; temporary objects `objects/xx/tmp_obj_<host hash>-<pid>_…` whose pid is',
+    'dead on this host (others once older than the age threshold). Nothing a live writer may still need is removed.',
+    '',
     '`verifyRepo(repo, { record: true })` stores its token in `refs/ctxgit/verified`; later runs check that the DAG only',
     'grew since (that commit is an ancestor and every node and session record it held is unchanged).',
     '',
     '## Reproduce',
     '',
+    'CI runs these suites at `RELIABILITY_SCALE=1` as part of `npm test`; the full run multiplies the counts (kills, D1',
+    'rounds, property runs) by 10 and damages every object in all four ways, then regenerates this page:',
+    '',
     '```sh',
-    'npx vitest run packages/commit/test/reliability',
+    'npm run reliability:full',
+    '# or, at CI scale:',
+    'npx vitest run packages/commit/test/reliability packages/cli/test/import-resume.test.ts test/hostile-upper.test.ts',
     'node --conditions=@ctxgit/source --import tsx packages/commit/test/reliability/write-reliability-doc.ts',
     '```',
     '',

@@ -1,6 +1,6 @@
 import { defaultNodeId } from '../default-node-id.js';
 import { InvalidArgumentError } from '../errors.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, type Clock, type DagOptions, type IdGenerator } from '../options.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, MAX_OUTPUT_BYTES_LIMIT, type Clock, type DagOptions, type IdGenerator } from '../options.js';
 
 /** Options with defaults applied. */
 export interface Resolved {
@@ -17,7 +17,9 @@ export function resolveOptions(opts: DagOptions | undefined): Resolved {
   const maxOutputBytes = opts?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   if (typeof clock !== 'function') throw new InvalidArgumentError({ argument: 'options.clock', reason: 'expected a function returning milliseconds' });
   if (typeof ids !== 'function') throw new InvalidArgumentError({ argument: 'options.ids', reason: 'expected a function (session, seq) => id' });
-  if (!Number.isSafeInteger(maxOutputBytes) || maxOutputBytes < 0) throw new InvalidArgumentError({ argument: 'options.maxOutputBytes', reason: 'expected a non-negative integer number of bytes' });
+  if (!Number.isSafeInteger(maxOutputBytes) || maxOutputBytes < 0 || maxOutputBytes > MAX_OUTPUT_BYTES_LIMIT) {
+    throw new InvalidArgumentError({ argument: 'options.maxOutputBytes', reason: `expected an integer number of bytes from 0 to ${MAX_OUTPUT_BYTES_LIMIT}` });
+  }
   return { clock, ids, maxOutputBytes };
 }
 

@@ -1,5 +1,6 @@
 import { GitError, GitIoError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
+import { tempOwnerTag } from './lock-record.js';
 import { stateOf } from './state.js';
 
 export function errnoOf(err: unknown): string | undefined {
@@ -60,26 +61,31 @@ export async function unlinkQuietly(ctx: GitContext, path: string): Promise<void
   }
 }
 
-/** Creates `path` exclusively (`wx`), writes `data`, fsyncs when the repository asks for it, closes. */
-export async function writeExclusive(ctx: GitContext, path: string, data: Uint8Array): Promise<void> {
-  const fs = ctx.fs.promises;
-  if (!stateOf(ctx).fsync) {
-    await fs.writeFile(path, data, { flag: 'wx' });
-    return;
-  }
-  const handle = await fs.open(path, 'wx');
+/**
+ * Creates `path` exclusively (`wx`), writes `data`, fsyncs when `sync` (default: when the repository asks for it), closes. When the create
+ * fails (EEXIST included) nothing was created; when a later step fails, the file this call created is removed (it is
+ * this caller's, so no one else's file is ever unlinked).
+ */
+export async function writeExclusive(ctx: GitContext, path: string, data: Uint8Array, sync = stateOf(ctx).fsync): Promise<void> {
+  const handle = await ctx.fs.promises.open(path, 'wx');
   try {
-    await handle.writeFile(data);
-    await handle.datasync();
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(data);
+      if (sync) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    await unlinkQuietly(ctx, path);
+    throw err;
   }
 }
 
 /** Writes `data` to `dir/tmp_<suffix>` and renames it onto `target`, so a reader never sees a partial file. */
 export async function writeFileAtomic(ctx: GitContext, dir: string, target: string, data: Uint8Array): Promise<void> {
   await ensureDir(ctx, dir);
-  const temp = `${dir}/tmp_obj_${stateOf(ctx).tempSuffix()}`;
+  const state = stateOf(ctx);
+  const temp = `${dir}/tmp_obj_${tempOwnerTag(state.identity)}_${state.tempSuffix()}`;
   try {
     await writeExclusive(ctx, temp, data);
   } catch (err) {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { readObject as isoReadObject } from 'isomorphic-git';
-import { CorruptObjectError, GitIoError, ObjectNotFoundError, ObjectTypeError } from '../errors.js';
+import { CorruptObjectError, ObjectNotFoundError, ObjectTypeError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
-import { isNotFound, pathExists, readFileOrNull, writeFileAtomic } from './fs-ops.js';
+import { pathExists, readFileOrNull, writeFileAtomic } from './fs-ops.js';
+import { readFromPacks } from './pack-reader.js';
 import { EMPTY_TREE } from './oid.js';
 import type { RawObject } from './state.js';
 import { cacheObject, cachedObject, rememberExisting, stateOf } from './state.js';
@@ -36,10 +36,16 @@ export function prepareObject(type: ObjectType, content: Uint8Array): PreparedOb
  */
 export async function storeObject(ctx: GitContext, object: PreparedObject): Promise<string> {
   const state = stateOf(ctx);
+  if (state.batchDepth > 0 && !state.known.has(object.oid)) {
+    // in a batch: kept in memory, written with the batch's pack before any ref moves (see flushPending)
+    state.pending.set(object.oid, { type: object.type, content: object.wrapped.subarray(object.headerLength) });
+    return object.oid;
+  }
   if (!state.known.has(object.oid)) {
     const { dir, file } = loosePath(ctx, object.oid);
     await writeFileAtomic(ctx, dir, file, deflateSync(object.wrapped, { level: 1 }));
     rememberExisting(state, object.oid);
+    state.looseWritten++;
   }
   cacheObject(state, object.oid, { type: object.type, content: object.wrapped.subarray(object.headerLength) });
   return object.oid;
@@ -50,10 +56,10 @@ export async function writeObject(ctx: GitContext, type: ObjectType, content: Ui
   return storeObject(ctx, prepareObject(type, content));
 }
 
-/** True when the object is stored loose or in a pack. */
+/** True when the object is stored loose or in a pack, or pending in a batch. */
 export async function hasObjectInternal(ctx: GitContext, oid: string): Promise<boolean> {
   const state = stateOf(ctx);
-  if (oid === EMPTY_TREE || state.known.has(oid)) return true;
+  if (oid === EMPTY_TREE || state.known.has(oid) || state.pending.has(oid)) return true;
   if (await pathExists(ctx, loosePath(ctx, oid).file)) {
     rememberExisting(state, oid);
     return true;
@@ -81,23 +87,19 @@ function decodeLoose(oid: string, deflated: Uint8Array): RawObject {
 }
 
 async function readPacked(ctx: GitContext, oid: string): Promise<RawObject | null> {
-  try {
-    const result = await isoReadObject({ fs: ctx.fs, gitdir: ctx.gitdir, oid, format: 'content', cache: ctx.cache });
-    if (!(result.object instanceof Uint8Array) || !TYPES.includes(result.type)) throw new CorruptObjectError(`object ${oid}`, 'unreadable pack entry');
-    return { type: result.type as ObjectType, content: result.object };
-  } catch (err) {
-    if (err instanceof CorruptObjectError) throw err;
-    if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'NotFoundError') return null;
-    if (isNotFound(err)) return null;
-    throw new GitIoError('read pack', `${ctx.gitdir}/objects/pack`, err);
-  }
+  const object = await readFromPacks(ctx, oid, (base) => readObjectInternal(ctx, base));
+  if (object === null) return null;
+  // a pack entry is checked like a loose object: its content must hash to its name
+  const hash = createHash('sha1').update(`${object.type} ${object.content.length}\0`).update(object.content).digest('hex');
+  if (hash !== oid) throw new CorruptObjectError(`object ${oid}`, 'its pack entry does not hash to its id');
+  return object;
 }
 
 /** Reads and verifies one object (cache, then loose, then packs). */
 export async function readObjectInternal(ctx: GitContext, oid: string): Promise<RawObject> {
   if (oid === EMPTY_TREE) return { type: 'tree', content: new Uint8Array(0) };
   const state = stateOf(ctx);
-  const hit = cachedObject(state, oid);
+  const hit = cachedObject(state, oid) ?? state.pending.get(oid);
   if (hit !== undefined) return hit;
   const deflated = await readFileOrNull(ctx, loosePath(ctx, oid).file);
   const object = deflated !== null ? decodeLoose(oid, deflated) : await readPacked(ctx, oid);

@@ -26,7 +26,7 @@ export function componentProblem(component: string): string | undefined {
 }
 
 export function nameError(name: unknown, what: NameKind, reason: string): InvalidNameError {
-  return new InvalidNameError(typeof name === 'string' ? name : String(name), what, reason);
+  return new InvalidNameError(typeof name === 'string' ? name : `(a ${name === null ? 'null' : typeof name})`, what, reason);
 }
 
 /** Refuses a full ref name (`refs/...`) that git would refuse. */

@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { LockIdentity } from '../lock-identity.js';
 
 /** A decoded git object. */
 export interface RawObject {
   readonly type: 'blob' | 'tree' | 'commit' | 'tag';
   readonly content: Uint8Array;
+}
+
+/** A pack of the repository as loaded: its index, and its bytes once an entry was read. */
+export interface LoadedPack {
+  readonly name: string;
+  readonly idx: Buffer;
+  readonly count: number;
+  pack: Buffer | undefined;
 }
 
 /** Per-repository state of the git layer, keyed on the context's cache object. */
@@ -12,6 +22,12 @@ export interface GitState {
   /** A ref lock older than this (by its mtime, in ms) is taken for a dead writer's and removed. */
   staleLockMs: number;
   tempSuffix: () => string;
+  /** Who this process is in the locks and temporary files it writes, and how to tell whether another is alive. */
+  identity: LockIdentity;
+  /** A fresh random nonce per lock (names the owner's lock and its temporary files). */
+  nonce: () => string;
+  /** Nonces of locks this context failed to remove: no call holds them, so this process may take them over. */
+  readonly abandoned: Set<string>;
   /** Oids known to exist on storage (objects are immutable, so the set only grows until trimmed). */
   readonly known: Set<string>;
   /** LRU of decoded objects, bounded by `objectBytes`. */
@@ -19,6 +35,18 @@ export interface GitState {
   objectBytes: number;
   /** Directories known to exist. */
   readonly dirs: Set<string>;
+  /** Objects of open batches ({@link GitState.batchDepth} > 0), kept in memory until they are flushed as one pack. */
+  readonly pending: Map<string, RawObject>;
+  /** Open batches: while above 0, stored objects go to {@link GitState.pending}. */
+  batchDepth: number;
+  /** The last flush or maintenance in flight: the next one starts after it, and a ref moves only after it. */
+  chain: Promise<void>;
+  /** Loose objects written since the last maintenance. */
+  looseWritten: number;
+  /** Roll packs up geometrically (and pack loose objects) after each flush. */
+  maintenance: boolean;
+  /** The packs read so far, by name (`pack-<sha1>`): index, and the pack's bytes once an entry was read. */
+  readonly packs: Map<string, LoadedPack>;
 }
 
 /** Default of {@link GitState.staleLockMs}: a live writer holds a ref lock for milliseconds. */
@@ -34,10 +62,35 @@ export function stateOf(ctx: { readonly cache: object }): GitState {
   if (state === undefined) {
     const prefix = randomBytes(6).toString('hex');
     let counter = 0;
-    state = { fsync: true, staleLockMs: DEFAULT_STALE_LOCK_MS, tempSuffix: () => `${prefix}${(counter++).toString(36)}`, known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set() };
+    state = {
+      fsync: true,
+      staleLockMs: DEFAULT_STALE_LOCK_MS,
+      tempSuffix: () => `${prefix}${(counter++).toString(36)}`,
+      identity: processIdentity(),
+      nonce: () => randomBytes(8).toString('hex'),
+      abandoned: new Set(),
+      known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
+      pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map() };
     states.set(ctx.cache, state);
   }
   return state;
+}
+
+/** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */
+export function processIdentity(): LockIdentity {
+  return {
+    host: hostname(),
+    pid: process.pid,
+    isAlive: (pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (err) {
+        // EPERM: the process exists but belongs to another user
+        return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 'EPERM';
+      }
+    },
+  };
 }
 
 export function rememberExisting(state: GitState, oid: string): void {

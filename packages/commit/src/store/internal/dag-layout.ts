@@ -8,6 +8,12 @@ function shard(key: string): [string, string] {
 
 const SEQ_DIGITS = 16;
 
+/** `session.json`: the session record, at the root of the session's DAG tree. */
+export const RECORD_PATH: readonly string[] = ['session.json'];
+
+/** `roots/`: one entry per root node the session appended. */
+export const ROOTS_DIR: readonly string[] = ['roots'];
+
 /** `nodes/<h0h1>/<h2h3>/<id>.json` */
 export function nodePath(id: string): string[] {
   return ['nodes', ...shard(id), `${id}.json`];
@@ -23,33 +29,9 @@ export function calleesDir(caller: string): string[] {
   return ['callees', ...shard(caller), caller];
 }
 
-/**
- * A session name as one tree entry name: bytes of `[A-Za-z0-9_-]` and non-leading `.` kept, every other UTF-8
- * byte written `%XX`, so the name is readable, reversible and never `.`, `..` or `.git`.
- */
-export function encodeSessionName(name: string): string {
-  let out = '';
-  for (const byte of Buffer.from(name, 'utf8')) {
-    const c = String.fromCharCode(byte);
-    out += /[A-Za-z0-9_-]/u.test(c) || (c === '.' && out !== '') ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-export function decodeSessionName(segment: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < segment.length; i++) {
-    if (segment[i] === '%') {
-      bytes.push(parseInt(segment.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(segment.charCodeAt(i));
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-/** `sessions/<h0h1>/<encoded name>/`: holds `session.json` and `roots/`. */
-export function sessionDir(session: string): string[] {
-  return ['sessions', shard(session)[0], encodeSessionName(session)];
+/** `commits/<h0h1>/<h2h3>/<nodeId>`: the commit index, a blob holding the oid of the latest ContextCommit at that head. */
+export function commitIndexPath(nodeId: string): string[] {
+  return ['commits', ...shard(nodeId), nodeId];
 }
 
 /** The entry name under an index directory: zero-padded seq, `.`, id — git's byte order is `(seq, id)` order. */

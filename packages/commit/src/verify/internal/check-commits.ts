@@ -12,8 +12,8 @@ import { entryOf, leavesAt } from './walk-tree.js';
 export interface CommitStart {
   readonly ref: string;
   readonly oid: string;
-  /** For a node-index ref: the commit's session and head node. */
-  readonly expect?: { readonly session: string; readonly headNodeId: string };
+  /** For a commit-index entry: the commit's head node, and the sessions it may be of (the indexing session, or a session it was forked from). */
+  readonly expect?: { readonly sessions: readonly string[]; readonly headNodeId: string };
 }
 
 interface CheckedItem {
@@ -74,8 +74,8 @@ async function checkExpectation(v: Verifier, s: CommitStart): Promise<void> {
   const bytes = meta === undefined ? undefined : await guard(v, `${s.oid}:${META_FILE}`, 'unreadable blob', () => readBlob(v.git, meta.oid));
   const parsed = bytes === undefined ? undefined : parseCommitMeta(Buffer.from(bytes).toString('utf8'));
   if (parsed === undefined || typeof parsed === 'string') return; // reported by the walk
-  if (parsed.session !== expect.session || parsed.headNodeId !== expect.headNodeId) {
-    report(v, 'E_VERIFY_REF_MISMATCH', s.ref, `indexes node ${expect.headNodeId} of session ${expect.session}, but its commit is of node ${parsed.headNodeId} of session ${parsed.session}`);
+  if (!expect.sessions.includes(parsed.session) || parsed.headNodeId !== expect.headNodeId) {
+    report(v, 'E_VERIFY_REF_MISMATCH', s.ref, `indexes node ${expect.headNodeId} of session ${expect.sessions.join(' or ')}, but its commit is of node ${parsed.headNodeId} of session ${parsed.session}`);
   }
 }
 

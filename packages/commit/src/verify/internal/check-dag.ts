@@ -2,11 +2,13 @@ import { validateNodeId } from '@ctxgit/dag';
 import { canonicalJson } from '../../canonical-json.js';
 import { readBlob } from '../../git/read-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';
+import { listRefs } from '../../git/list-refs.js';
 import { readRef } from '../../git/read-ref.js';
-import { decodeSessionName, encodeSessionName } from '../../store/internal/dag-layout.js';
+import { SESSIONS_PREFIX, sessionOfRef } from '../../refs.js';
+import type { CommitStart } from './check-commits.js';
 import type { Verifier } from './verifier.js';
 import { guard, isRecord, parseJson, report, sha1Hex } from './verifier.js';
-import { allLeaves, entryOf, leavesAt } from './walk-tree.js';
+import { entryOf, leavesAt } from './walk-tree.js';
 
 /** A DAG node as verified: its blob oid and parsed content. */
 export interface DagNode {
@@ -29,19 +31,27 @@ export interface DagSession {
   readonly forkedFrom?: { readonly session: string; readonly node: string };
 }
 
-/** What the DAG holds at its ref, as far as it could be read. */
+/** One session's DAG ref as read. */
+export interface DagRef {
+  readonly ref: string;
+  readonly head: string;
+  /** Commits of the first-parent history, newest first (a fork's continues into its source's). */
+  readonly history: readonly string[];
+}
+
+/** What the sessions' DAGs hold, as far as they could be read. */
 export interface DagModel {
-  readonly head: string | null;
-  readonly tree: string | null;
+  /** Every node of every session's DAG tree (a node a fork inherited is the same blob in both). */
   readonly nodes: ReadonlyMap<string, DagNode>;
   readonly sessions: ReadonlyMap<string, DagSession>;
-  /** Commits of the first-parent history, newest first. */
-  readonly history: readonly string[];
+  /** Per session: its DAG ref. */
+  readonly refs: ReadonlyMap<string, DagRef>;
+  /** Where the ContextCommit walk starts from the DAG: every commit-index entry, and every indexed commit a DAG commit names as a parent. */
+  readonly starts: readonly CommitStart[];
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 const SEQ_DIGITS = 16;
-const W = 'dag';
 
 function validId(id: unknown): id is string {
   try {
@@ -92,7 +102,7 @@ function parseNode(v: Verifier, path: string, oid: string, value: unknown, text:
   };
 }
 
-async function readNodes(v: Verifier, tree: string): Promise<Map<string, DagNode>> {
+async function readNodes(v: Verifier, W: string, tree: string): Promise<Map<string, DagNode>> {
   const nodes = new Map<string, DagNode>();
   const dir = await entryOf(v, W, tree, 'nodes');
   if (dir === undefined) return nodes;
@@ -114,8 +124,9 @@ async function readNodes(v: Verifier, tree: string): Promise<Map<string, DagNode
   return nodes;
 }
 
-function checkEdges(v: Verifier, nodes: ReadonlyMap<string, DagNode>): void {
-  for (const n of nodes.values()) {
+/** Dangling edges and cycles among `own`, following edges through `nodes` (own copies first). */
+function checkEdges(v: Verifier, W: string, own: ReadonlyMap<string, DagNode>, nodes: ReadonlyMap<string, DagNode>): void {
+  for (const n of own.values()) {
     const path = `${W}:node ${n.id}`;
     for (const [what, target] of [['predecessor', n.predecessor], ['caller', n.caller], ...n.reads.map((r) => ['reads', r] as const)] as const) {
       if (target !== undefined && !nodes.has(target)) report(v, 'E_VERIFY_DAG_EDGE_DANGLING', path, `${what} ${target} is not in the DAG`);
@@ -123,7 +134,7 @@ function checkEdges(v: Verifier, nodes: ReadonlyMap<string, DagNode>): void {
   }
   // iterative DFS over predecessor, caller and reads edges: 1 = on the stack, 2 = done
   const color = new Map<string, number>();
-  for (const start of nodes.keys()) {
+  for (const start of own.keys()) {
     if (color.has(start)) continue;
     const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
     color.set(start, 1);
@@ -150,14 +161,14 @@ function checkEdges(v: Verifier, nodes: ReadonlyMap<string, DagNode>): void {
 }
 
 /** Checks one index (children, callees or roots): entries match the nodes exactly, both ways. */
-function checkIndex(v: Verifier, kind: string, found: Map<string, string>, expected: Map<string, DagNode>): void {
+function checkIndex(v: Verifier, W: string, kind: string, found: Map<string, string>, expected: Map<string, DagNode>): void {
   for (const [key, path] of found) {
     if (!expected.has(key)) report(v, 'E_VERIFY_DAG_INDEX_MISMATCH', path, `${kind} index entry without a matching node`);
   }
   for (const [key, n] of expected) if (!found.has(key)) report(v, 'E_VERIFY_DAG_INDEX_MISMATCH', `${W}:${kind}`, `node ${n.id} is missing from the ${kind} index (${key})`);
 }
 
-async function checkEdgeIndex(v: Verifier, tree: string, kind: 'children' | 'callees', nodes: ReadonlyMap<string, DagNode>): Promise<void> {
+async function checkEdgeIndex(v: Verifier, W: string, tree: string, kind: 'children' | 'callees', nodes: ReadonlyMap<string, DagNode>): Promise<void> {
   const found = new Map<string, string>();
   const dir = await entryOf(v, W, tree, kind);
   if (dir !== undefined) {
@@ -181,7 +192,7 @@ async function checkEdgeIndex(v: Verifier, tree: string, kind: 'children' | 'cal
     const edge = kind === 'children' ? n.predecessor : n.caller;
     if (edge !== undefined) expected.set(`${edge}>${n.id}`, n);
   }
-  checkIndex(v, kind, found, expected);
+  checkIndex(v, W, kind, found, expected);
 }
 
 function parseSession(v: Verifier, path: string, name: string, value: unknown, nodes: ReadonlyMap<string, DagNode>): DagSession | undefined {
@@ -208,58 +219,63 @@ function parseSession(v: Verifier, path: string, name: string, value: unknown, n
   return { head: head as string | null, version, nextSeq, ...(fork === undefined ? {} : { forkedFrom: fork }) };
 }
 
-async function readSessions(v: Verifier, tree: string, nodes: ReadonlyMap<string, DagNode>): Promise<Map<string, DagSession>> {
-  const sessions = new Map<string, DagSession>();
-  const roots = new Map<string, string>();
-  const dir = await entryOf(v, W, tree, 'sessions');
-  if (dir !== undefined) {
-    for (const leaf of await allLeaves(v, W, dir.oid, ['sessions'])) {
-      const path = `${W}:${leaf.path.join('/')}`;
-      if (leaf.path.length !== 4 && leaf.path.length !== 5) {
-        report(v, 'E_VERIFY_DAG_SESSION_INVALID', path, 'unexpected file in the sessions index');
-        continue;
-      }
-      const name = decodeSessionName(leaf.path[2] as string);
-      if (encodeSessionName(name) !== leaf.path[2] || leaf.path[1] !== sha1Hex(name).slice(0, 2)) {
-        report(v, 'E_VERIFY_DAG_SESSION_INVALID', path, `session folder ${leaf.path[2] ?? ''} is not where session ${JSON.stringify(name)} belongs`);
-        continue;
-      }
-      if (leaf.path.length === 4) {
-        if (leaf.path[3] !== 'session.json') {
-          report(v, 'E_VERIFY_DAG_SESSION_INVALID', path, 'unexpected file in a session folder');
-          continue;
-        }
-        const parsed = await readJsonBlob(v, path, leaf.oid);
-        if (parsed === undefined) continue;
-        if (canonicalJson(parsed.value) !== parsed.text) report(v, 'E_VERIFY_DAG_NODE_NOT_CANONICAL', path, 'the session record is not canonical JSON');
-        const rec = parseSession(v, path, name, parsed.value, nodes);
-        if (rec !== undefined) sessions.set(name, rec);
-        continue;
-      }
-      const id = (leaf.path[4] as string).slice(SEQ_DIGITS + 1);
-      const n = nodes.get(id);
-      if (leaf.path[3] !== 'roots' || n === undefined || n.predecessor !== undefined || n.caller !== undefined || n.session !== name || n.oid !== leaf.oid) {
-        report(v, 'E_VERIFY_DAG_INDEX_MISMATCH', path, `roots entry does not match node ${id}`);
-        continue;
-      }
-      roots.set(`${name}>${id}`, path);
+/** The session record at the root of a session's DAG tree, and its roots index. */
+async function readSession(v: Verifier, W: string, name: string, tree: string, nodes: ReadonlyMap<string, DagNode>): Promise<DagSession | undefined> {
+  const path = `${W}:session.json`;
+  const entry = await entryOf(v, W, tree, 'session.json');
+  let rec: DagSession | undefined;
+  if (entry === undefined || entry.type !== 'blob') report(v, 'E_VERIFY_DAG_SESSION_INVALID', path, 'the session DAG has no session.json');
+  else {
+    const parsed = await readJsonBlob(v, path, entry.oid);
+    if (parsed !== undefined) {
+      if (canonicalJson(parsed.value) !== parsed.text) report(v, 'E_VERIFY_DAG_NODE_NOT_CANONICAL', path, 'the session record is not canonical JSON');
+      rec = parseSession(v, path, name, parsed.value, nodes);
     }
   }
-  v.counts.sessions = sessions.size;
-  const expected = new Map<string, DagNode>();
-  for (const n of nodes.values()) {
-    if (!sessions.has(n.session)) report(v, 'E_VERIFY_DAG_SESSION_INVALID', `${W}:node ${n.id}`, `appended by session ${JSON.stringify(n.session)}, which has no record`);
-    if (n.predecessor === undefined && n.caller === undefined) expected.set(`${n.session}>${n.id}`, n);
+  const roots = new Map<string, string>();
+  const dir = await entryOf(v, W, tree, 'roots');
+  if (dir !== undefined) {
+    for (const leaf of await leavesAt(v, W, dir.oid, ['roots'], 1)) {
+      const leafPath = `${W}:${leaf.path.join('/')}`;
+      const id = (leaf.path[1] as string).slice(SEQ_DIGITS + 1);
+      const n = nodes.get(id);
+      if (n === undefined || n.predecessor !== undefined || n.caller !== undefined || n.session !== name || n.oid !== leaf.oid || leaf.path[1] !== `${String(n.seq).padStart(SEQ_DIGITS, '0')}.${id}`) {
+        report(v, 'E_VERIFY_DAG_INDEX_MISMATCH', leafPath, `roots entry does not match node ${id}`);
+        continue;
+      }
+      roots.set(`${name}>${id}`, leafPath);
+    }
   }
-  checkIndex(v, 'roots', roots, expected);
-  return sessions;
+  const expected = new Map<string, DagNode>();
+  for (const n of nodes.values()) if (n.session === name && n.predecessor === undefined && n.caller === undefined) expected.set(`${name}>${n.id}`, n);
+  checkIndex(v, W, 'roots', roots, expected);
+  return rec;
 }
 
-/** Reads and checks the DAG at `ref`: history, nodes, edges, acyclicity, indexes, session records. */
-export async function checkDag(v: Verifier, ref: string): Promise<DagModel> {
-  const empty: DagModel = { head: null, tree: null, nodes: new Map(), sessions: new Map(), history: [] };
-  const head = await guard(v, ref, 'unreadable ref', () => readRef(v.git, ref));
-  if (head === undefined || head === null) return empty;
+/** The commit index of a session's DAG tree: `commits/<h0h1>/<h2h3>/<nodeId>` blobs holding a commit oid. */
+async function readCommitIndex(v: Verifier, W: string, tree: string, nodes: ReadonlyMap<string, DagNode>): Promise<{ ref: string; oid: string; headNodeId: string }[]> {
+  const out: { ref: string; oid: string; headNodeId: string }[] = [];
+  const dir = await entryOf(v, W, tree, 'commits');
+  if (dir === undefined) return out;
+  for (const leaf of await leavesAt(v, W, dir.oid, ['commits'], 3)) {
+    const path = `${W}:${leaf.path.join('/')}`;
+    const id = leaf.path[3] as string;
+    const h = sha1Hex(id);
+    const bytes = await guard(v, path, 'unreadable blob', () => readBlob(v.git, leaf.oid));
+    const text = bytes === undefined ? '' : Buffer.from(bytes).toString('utf8');
+    if (!/^[0-9a-f]{40}\n$/u.test(text) || leaf.path[1] !== h.slice(0, 2) || leaf.path[2] !== h.slice(2, 4)) {
+      if (bytes !== undefined) report(v, 'E_VERIFY_REF_MISMATCH', path, `not a commit index entry (a commit oid at commits/${h.slice(0, 2)}/${h.slice(2, 4)}/${id})`);
+      continue;
+    }
+    const n = nodes.get(id);
+    if (n === undefined || n.role === 'tool') report(v, 'E_VERIFY_REF_MISMATCH', path, `indexes node ${id}, which is ${n === undefined ? 'not in this DAG' : 'a tool node'}`);
+    out.push({ ref: path, oid: text.trim(), headNodeId: id });
+  }
+  return out;
+}
+
+/** Walks a DAG ref's first-parent history; the other parents are the ContextCommits its commit index names. */
+async function readHistory(v: Verifier, ref: string, head: string, starts: CommitStart[]): Promise<{ history: string[]; tree: string | null }> {
   const history: string[] = [];
   let tree: string | null = null;
   const seen = new Set<string>();
@@ -272,40 +288,78 @@ export async function checkDag(v: Verifier, ref: string): Promise<DagModel> {
     const at: string = oid;
     const c = await guard(v, `${ref}@${at}`, 'unreadable DAG commit', () => readCommitObject(v.git, at));
     if (c === undefined) break;
-    if (c.parents.length > 1) report(v, 'E_VERIFY_DAG_HISTORY_BROKEN', `${ref}@${at}`, 'a DAG commit has more than one parent');
+    for (const extra of c.parents.slice(1)) starts.push({ ref: `${ref}@${at}`, oid: extra });
     history.push(at);
     v.counts.dagCommits++;
     tree ??= c.tree;
     oid = c.parents[0];
   }
-  if (tree === null) return { ...empty, head, history };
-  const nodes = await readNodes(v, tree);
-  checkEdges(v, nodes);
-  await checkEdgeIndex(v, tree, 'children', nodes);
-  await checkEdgeIndex(v, tree, 'callees', nodes);
-  const sessions = await readSessions(v, tree, nodes);
-  return { head, tree, nodes, sessions, history };
+  return { history, tree };
 }
 
-/** The node blob oids and session versions of the DAG at an earlier commit (for the append-only check). */
-export async function snapshotAt(v: Verifier, commit: string): Promise<{ nodes: Map<string, string>; sessions: Map<string, number> } | undefined> {
+/**
+ * Reads and checks every session's DAG (`refs/ctxgit/sessions/<s>/dag`): history, nodes, edges, acyclicity,
+ * indexes, the session record, the commit index.
+ */
+export async function checkDag(v: Verifier): Promise<DagModel> {
+  const nodes = new Map<string, DagNode>();
+  const sessions = new Map<string, DagSession>();
+  const refs = new Map<string, DagRef>();
+  const starts: CommitStart[] = [];
+  const indexed: { session: string; ref: string; oid: string; headNodeId: string }[] = [];
+  const trees: { ref: string; own: Map<string, DagNode> }[] = [];
+  const all = (await guard(v, SESSIONS_PREFIX, 'cannot list refs', () => listRefs(v.git, SESSIONS_PREFIX))) ?? [];
+  for (const ref of all) {
+    const name = sessionOfRef(ref, 'dag');
+    if (name === undefined) continue;
+    const head = await guard(v, ref, 'unreadable ref', () => readRef(v.git, ref));
+    if (head === undefined || head === null) continue;
+    const { history, tree } = await readHistory(v, ref, head, starts);
+    refs.set(name, { ref, head, history });
+    if (tree === null) continue;
+    const own = await readNodes(v, ref, tree);
+    trees.push({ ref, own });
+    for (const n of own.values()) {
+      const known = nodes.get(n.id);
+      if (known !== undefined && known.oid !== n.oid) report(v, 'E_VERIFY_DAG_REWRITTEN', `${ref}:node ${n.id}`, `node ${n.id} is ${n.oid} here and ${known.oid} in another session's DAG`);
+      if (known === undefined) nodes.set(n.id, n);
+    }
+    await checkEdgeIndex(v, ref, tree, 'children', own);
+    await checkEdgeIndex(v, ref, tree, 'callees', own);
+    const rec = await readSession(v, ref, name, tree, own);
+    if (rec !== undefined) sessions.set(name, rec);
+    for (const e of await readCommitIndex(v, ref, tree, own)) indexed.push({ session: name, ...e });
+  }
+  v.counts.sessions = sessions.size;
+  // each tree on its own (its copy of a node is the one its edges follow), edges into other sessions' trees resolved
+  for (const t of trees) checkEdges(v, t.ref, t.own, new Map([...nodes, ...t.own]));
+  for (const n of nodes.values()) {
+    if (!sessions.has(n.session)) report(v, 'E_VERIFY_DAG_SESSION_INVALID', `dag:node ${n.id}`, `appended by session ${JSON.stringify(n.session)}, which has no DAG record`);
+  }
+  // an index entry a fork inherited names a commit of the session it was forked from (or of that one's source)
+  const lineage = (name: string): string[] => {
+    const out: string[] = [];
+    for (let s: string | undefined = name; s !== undefined && !out.includes(s); s = sessions.get(s)?.forkedFrom?.session) out.push(s);
+    return out;
+  };
+  for (const e of indexed) starts.push({ ref: e.ref, oid: e.oid, expect: { sessions: lineage(e.session), headNodeId: e.headNodeId } });
+  return { nodes, sessions, refs, starts };
+}
+
+/** The node blob oids and the session version of a session's DAG at an earlier commit (for the append-only check). */
+export async function snapshotAt(v: Verifier, commit: string): Promise<{ session: string | undefined; nodes: Map<string, string>; version: number | undefined } | undefined> {
   const c = await guard(v, `previous ${commit}`, 'unreadable previous DAG commit', () => readCommitObject(v.git, commit));
   if (c === undefined) return undefined;
   const nodes = new Map<string, string>();
-  const sessions = new Map<string, number>();
   const nodesDir = await entryOf(v, commit, c.tree, 'nodes');
   if (nodesDir !== undefined) for (const leaf of await leavesAt(v, commit, nodesDir.oid, ['nodes'], 3)) nodes.set((leaf.path[3] as string).replace(/\.json$/u, ''), leaf.oid);
-  const sessionsDir = await entryOf(v, commit, c.tree, 'sessions');
-  if (sessionsDir !== undefined) {
-    for (const leaf of await allLeaves(v, commit, sessionsDir.oid, ['sessions'])) {
-      if (leaf.path.length !== 4 || leaf.path[3] !== 'session.json') continue;
-      const bytes = await guard(v, `${commit}:${leaf.path.join('/')}`, 'unreadable blob', () => readBlob(v.git, leaf.oid));
-      const parsed = bytes === undefined ? undefined : parseJson(bytes);
-      if (parsed !== undefined && 'value' in parsed && isRecord(parsed.value) && typeof parsed.value['version'] === 'number') {
-        sessions.set(decodeSessionName(leaf.path[2] as string), parsed.value['version']);
-      }
-    }
-  }
-  return { nodes, sessions };
+  const record = await entryOf(v, commit, c.tree, 'session.json');
+  const bytes = record === undefined ? undefined : await guard(v, `${commit}:session.json`, 'unreadable blob', () => readBlob(v.git, record.oid));
+  const parsed = bytes === undefined ? undefined : parseJson(bytes);
+  const value = parsed !== undefined && 'value' in parsed && isRecord(parsed.value) ? parsed.value : undefined;
+  return {
+    session: typeof value?.['id'] === 'string' ? value['id'] : undefined,
+    nodes,
+    version: typeof value?.['version'] === 'number' ? value['version'] : undefined,
+  };
 }
-

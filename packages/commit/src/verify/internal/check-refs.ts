@@ -4,7 +4,7 @@ import { listRefs } from '../../git/list-refs.js';
 import { readBlob } from '../../git/read-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';
 import { readRef } from '../../git/read-ref.js';
-import { nodeShard, SESSIONS_PREFIX } from '../../refs.js';
+import { SESSIONS_PREFIX, sessionOfRefComponent } from '../../refs.js';
 import type { CommitStart } from './check-commits.js';
 import type { DagModel } from './check-dag.js';
 import type { Verifier } from './verifier.js';
@@ -15,7 +15,7 @@ import { entryOf } from './walk-tree.js';
 export const VERIFIED_REF = 'refs/ctxgit/verified';
 
 /** Every ref resolves to an existing object; ctxgit's refs to commits of the right kind. Returns where to start the commit walk. */
-export async function checkRefs(v: Verifier, dag: DagModel, dagRef: string): Promise<CommitStart[]> {
+export async function checkRefs(v: Verifier, dag: DagModel): Promise<CommitStart[]> {
   const starts: CommitStart[] = [];
   const refs = (await guard(v, 'refs/', 'cannot list refs', () => listRefs(v.git, 'refs/'))) ?? [];
   for (const ref of refs) {
@@ -40,15 +40,12 @@ export async function checkRefs(v: Verifier, dag: DagModel, dagRef: string): Pro
       report(v, err instanceof ObjectTypeError ? 'E_VERIFY_REF_WRONG_TYPE' : 'E_VERIFY_OBJECT_CORRUPT', ref, err instanceof Error ? err.message : String(err));
       continue;
     }
-    if (ref === dagRef) continue;
-    if (ref === VERIFIED_REF) {
-      if (!dag.history.includes(oid)) report(v, 'E_VERIFY_DAG_HISTORY_BROKEN', ref, `the verified DAG commit ${oid} is not in the history of ${dagRef}`);
-      continue;
-    }
+    if (ref === VERIFIED_REF) continue; // checked by the append-only check
     const rest = ref.startsWith(SESSIONS_PREFIX) ? ref.slice(SESSIONS_PREFIX.length).split('/') : [];
-    const session = rest[0] ?? '';
+    const session = sessionOfRefComponent(rest[0] ?? '');
     const kind = rest.slice(1);
-    const known = rest.length > 0 && ((kind.length === 1 && ['context', 'merged', 'config', 'tools'].includes(kind[0] as string)) || (kind.length === 3 && kind[0] === 'nodes'));
+    if (kind.length === 1 && kind[0] === 'dag') continue; // checked by checkDag
+    const known = rest.length > 0 && kind.length === 1 && ['context', 'merged', 'config', 'tools'].includes(kind[0] as string);
     if (!known) {
       report(v, 'E_VERIFY_UNKNOWN_REF', ref, 'not a ref ctxgit writes', 'warning');
       continue;
@@ -65,11 +62,7 @@ export async function checkRefs(v: Verifier, dag: DagModel, dagRef: string): Pro
       }
       continue;
     }
-    if (kind[0] === 'nodes') {
-      const id = kind[2] as string;
-      if (kind[1] !== nodeShard(id)) report(v, 'E_VERIFY_REF_MISMATCH', ref, `node ${id} belongs in shard ${nodeShard(id)}`);
-      starts.push({ ref, oid, expect: { session, headNodeId: id } });
-    } else starts.push({ ref, oid });
+    starts.push({ ref, oid });
   }
   return starts;
 }

@@ -11,7 +11,7 @@ export interface Verifier {
 }
 
 export function createVerifier(git: GitContext): Verifier {
-  return { git, issues: [], counts: { refs: 0, dagCommits: 0, nodes: 0, sessions: 0, contextCommits: 0, items: 0, summaries: 0, origins: 0 } };
+  return { git, issues: [], counts: { refs: 0, dagCommits: 0, nodes: 0, sessions: 0, contextCommits: 0, items: 0, summaries: 0, origins: 0, objects: 0 } };
 }
 
 export function report(v: Verifier, code: VerifyIssueCode, path: string, message: string, severity: 'error' | 'warning' = 'error'): void {

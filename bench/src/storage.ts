@@ -1,0 +1,150 @@
+/**
+ * Storage benchmark (issue 17): the chained corpus session on disk, one write per turn (`appendTurn`: the reply of
+ * the previous call, its tool results and the next messages, plus the commit), at 100 and 1,000 turns (quick: 100).
+ * Reported per size: a turn's median / p95 / p99, files and objects written per turn, and the repository's bytes
+ * against what `git gc` packs the same repository into. Not wired into `pnpm bench` yet.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/storage.ts [--quick]`
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { openRepo } from '@ctxgit/commit';
+import type { BatchNodeInput, TranscriptEntry } from '@ctxgit/dag';
+import { render } from '@ctxgit/render';
+import { chainCorpus, entryInput, prefix } from './commit.js';
+import { median } from './stats.js';
+
+/** Figures for one session length. Times in milliseconds. */
+export interface StorageBenchRow {
+  readonly turns: number;
+  readonly measured: number;
+  readonly turnMedianMs: number;
+  readonly turnP95Ms: number;
+  readonly turnP99Ms: number;
+  /** New files under `objects/` per measured turn (packs and indexes; rolled-up packs replace others). */
+  readonly filesPerTurn: number;
+  /** Objects written per measured turn (objects in the repository after, minus before). */
+  readonly objectsPerTurn: number;
+  /** Bytes of `objects/` after the measured turns, as ctxgit left it (automatic maintenance only). */
+  readonly repoBytes: number;
+  /** The same repository after `git gc`. */
+  readonly gitGcBytes: number;
+  readonly repoOverGitGc: number;
+  readonly packs: number;
+}
+
+function nearestRank(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
+}
+
+function dirFiles(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else out.set(p, st.size);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function objectCount(gitdir: string): number {
+  const r = spawnSync('git', ['--git-dir', gitdir, 'count-objects', '-v'], { encoding: 'utf8' });
+  const get = (k: string): number => Number(new RegExp(`^${k}: (\\d+)$`, 'mu').exec(r.stdout)?.[1] ?? 0);
+  return get('count') + get('in-pack');
+}
+
+async function measure(turns: number, measured: number): Promise<StorageBenchRow> {
+  const chain = await chainCorpus(turns + measured + 2);
+  let t = 1_700_000_000_000;
+  const clock = (): number => (t += 1000);
+  const base = mkdtempSync(join(tmpdir(), 'ctxgit-bench-storage-'));
+  const gitdir = join(base, 'ctx.git');
+  try {
+    const repo = await openRepo({ dir: gitdir, clock, fsync: false });
+    const start = prefix(chain, turns);
+    const s = await repo.importSession('bench', start, { model: 'openai:gpt-4o', window: 32_000, clock });
+    await s.commit();
+    const ids = new Map<number, string>([[start.head as number, (await s.head()) as string]]);
+    let next = (start.head as number) + 1;
+    const turnOnce = async (call: number): Promise<number> => {
+      const inputs: BatchNodeInput[] = [];
+      const at = new Map<number, number>();
+      for (; next < call; next++) {
+        const e = chain.entries[next] as TranscriptEntry;
+        const caller = e.caller === undefined ? undefined : (at.get(e.caller) ?? ids.get(e.caller));
+        at.set(next, inputs.length);
+        inputs.push(entryInput(e, caller));
+      }
+      const a = performance.now();
+      const { nodes, commit } = await s.appendTurn(inputs);
+      render(commit, { provider: 'openai-chat' });
+      const ms = performance.now() - a;
+      for (const [i, k] of at) ids.set(i, (nodes[k] as { id: string }).id);
+      return ms;
+    };
+    for (let k = 0; k < 2; k++) await turnOnce(chain.calls[turns + k] as number);
+    const filesBefore = dirFiles(join(gitdir, 'objects'));
+    const objectsBefore = objectCount(gitdir);
+    const times: number[] = [];
+    for (let k = 0; k < measured; k++) times.push(await turnOnce(chain.calls[turns + 2 + k] as number));
+    const filesAfter = dirFiles(join(gitdir, 'objects'));
+    const added = [...filesAfter.keys()].filter((f) => !filesBefore.has(f)).length;
+    const repoBytes = [...filesAfter.values()].reduce((n, x) => n + x, 0);
+    const objects = objectCount(gitdir);
+    const copy = join(base, 'gc.git');
+    cpSync(gitdir, copy, { recursive: true });
+    spawnSync('git', ['--git-dir', copy, 'gc', '--quiet'], { encoding: 'utf8' });
+    const gitGcBytes = [...dirFiles(join(copy, 'objects')).values()].reduce((n, x) => n + x, 0);
+    const packs = [...filesAfter.keys()].filter((f) => f.endsWith('.pack')).length;
+    return {
+      turns,
+      measured,
+      turnMedianMs: median(times),
+      turnP95Ms: nearestRank(times, 0.95),
+      turnP99Ms: nearestRank(times, 0.99),
+      filesPerTurn: added / measured,
+      objectsPerTurn: (objects - objectsBefore) / measured,
+      repoBytes,
+      gitGcBytes,
+      repoOverGitGc: Number((repoBytes / gitGcBytes).toFixed(2)),
+      packs,
+    };
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs the storage benchmark.
+ *
+ * @param opts - `quick`: 100 turns, 30 measured; else 100 and 1,000, 100 measured
+ * @returns one row per size
+ * @example
+ * ```ts
+ * const rows = await runStorageBench({ quick: true });
+ * ```
+ */
+export async function runStorageBench(opts: { readonly quick: boolean }): Promise<StorageBenchRow[]> {
+  const rows: StorageBenchRow[] = [];
+  for (const n of opts.quick ? [100] : [100, 1000]) rows.push(await measure(n, opts.quick ? 30 : 100));
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = await runStorageBench({ quick: process.argv.includes('--quick') });
+  process.stdout.write('turns | measured | turn median ms | p95 | p99 | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n');
+  for (const r of rows) {
+    process.stdout.write(
+      `${[r.turns, r.measured, r.turnMedianMs.toFixed(2), r.turnP95Ms.toFixed(2), r.turnP99Ms.toFixed(2), r.filesPerTurn.toFixed(2), r.objectsPerTurn.toFixed(1), r.repoBytes, r.gitGcBytes, r.repoOverGitGc, r.packs].join(' | ')}\n`,
+    );
+  }
+}

@@ -1,0 +1,168 @@
+import { inflateSync } from 'node:zlib';
+import { CorruptObjectError, GitIoError } from '../errors.js';
+import type { GitContext } from '../git-context.js';
+import { errnoOf, readFileOrNull } from './fs-ops.js';
+import type { LoadedPack, RawObject } from './state.js';
+import { stateOf } from './state.js';
+
+
+const TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
+const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
+
+async function listIndexes(ctx: GitContext): Promise<string[]> {
+  try {
+    return (await ctx.fs.promises.readdir(packDir(ctx))).map(String).filter((f) => /^pack-[0-9a-f]{40}\.idx$/u.test(f)).map((f) => f.slice(0, -4));
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return [];
+    throw new GitIoError('readdir', packDir(ctx), err);
+  }
+}
+
+/** Re-reads the list of packs (one `readdir`): new ones are loaded (their index), removed ones forgotten. */
+export async function refresh(ctx: GitContext): Promise<void> {
+  const state = stateOf(ctx);
+  const names = await listIndexes(ctx);
+  for (const name of [...state.packs.keys()]) if (!names.includes(name)) state.packs.delete(name);
+  for (const name of names) {
+    if (state.packs.has(name)) continue;
+    const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${name}.idx`);
+    if (bytes === null) continue;
+    const idx = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (idx.length < 1072 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new CorruptObjectError(`pack index ${name}.idx`, 'not a version-2 pack index');
+    state.packs.set(name, { name, idx, count: idx.readUInt32BE(8 + 255 * 4), pack: undefined });
+  }
+}
+
+/** The offset of `oid` in the pack, by binary search in its index's sorted names; undefined when absent. */
+function findOffset(p: LoadedPack, oid: string): number | undefined {
+  const want = Buffer.from(oid, 'hex');
+  const first = want[0] as number;
+  let lo = first === 0 ? 0 : p.idx.readUInt32BE(8 + (first - 1) * 4);
+  let hi = p.idx.readUInt32BE(8 + first * 4);
+  const names = 8 + 1024;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const cmp = p.idx.compare(want, 0, 20, names + mid * 20, names + mid * 20 + 20);
+    if (cmp === 0) {
+      const off = p.idx.readUInt32BE(names + p.count * 24 + mid * 4);
+      if ((off & 0x80000000) === 0) return off;
+      const large = names + p.count * 28 + (off & 0x7fffffff) * 8;
+      return Number(p.idx.readBigUInt64BE(large));
+    }
+    if (cmp > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return undefined;
+}
+
+/** Rebuilds a delta's target from its base (git's copy/insert instructions). */
+function applyDelta(base: Uint8Array, delta: Uint8Array, where: string): Buffer {
+  let i = 0;
+  const varint = (): number => {
+    let n = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = delta[i++] as number;
+      n += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80 && i < delta.length);
+    return n;
+  };
+  if (varint() !== base.length) throw new CorruptObjectError(where, 'delta base size mismatch');
+  const out = Buffer.alloc(varint());
+  let o = 0;
+  while (i < delta.length) {
+    const op = delta[i++] as number;
+    if (op & 0x80) {
+      let off = 0;
+      let size = 0;
+      for (let b = 0; b < 4; b++) if (op & (1 << b)) off += (delta[i++] as number) * 2 ** (8 * b);
+      for (let b = 0; b < 3; b++) if (op & (0x10 << b)) size |= (delta[i++] as number) << (8 * b);
+      if (size === 0) size = 0x10000;
+      if (off + size > base.length || o + size > out.length) throw new CorruptObjectError(where, 'delta copies outside its base');
+      out.set(base.subarray(off, off + size), o);
+      o += size;
+    } else if (op > 0) {
+      if (o + op > out.length || i + op > delta.length) throw new CorruptObjectError(where, 'delta inserts past its end');
+      out.set(delta.subarray(i, i + op), o);
+      i += op;
+      o += op;
+    } else throw new CorruptObjectError(where, 'delta opcode 0');
+  }
+  if (o !== out.length) throw new CorruptObjectError(where, 'delta result size mismatch');
+  return out;
+}
+
+/** Decodes the entry at `offset` (resolving delta chains); `readBase` reads a REF_DELTA base by oid. */
+async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject> {
+  if (p.pack === undefined) {
+    const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${p.name}.pack`);
+    if (bytes === null) throw new GitIoError('read', `${packDir(ctx)}/${p.name}.pack`, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
+    p.pack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  const pack = p.pack;
+  const where = `${p.name}.pack@${offset}`;
+  if (offset < 12 || offset >= pack.length - 20) throw new CorruptObjectError(where, 'offset outside the pack');
+  let i = offset;
+  let byte = pack[i++] as number;
+  const type = (byte >> 4) & 7;
+  let size = byte & 0x0f;
+  let shift = 4;
+  while (byte & 0x80) {
+    byte = pack[i++] as number;
+    size += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  }
+  const inflate = (at: number): Buffer => {
+    try {
+      return inflateSync(pack.subarray(at, pack.length - 20));
+    } catch (err) {
+      throw new CorruptObjectError(where, `zlib: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  if (type >= 1 && type <= 4) {
+    const content = inflate(i);
+    if (content.length !== size) throw new CorruptObjectError(where, 'size mismatch');
+    return { type: TYPES[type] as RawObject['type'], content };
+  }
+  if (type === 6) {
+    byte = pack[i++] as number;
+    let distance = byte & 0x7f;
+    while (byte & 0x80) {
+      byte = pack[i++] as number;
+      distance = (distance + 1) * 128 + (byte & 0x7f);
+    }
+    const base = await entryAt(ctx, p, offset - distance, readBase);
+    return { type: base.type, content: applyDelta(base.content, inflate(i), where) };
+  }
+  if (type === 7) {
+    const base = await readBase(pack.toString('hex', i, i + 20));
+    return { type: base.type, content: applyDelta(base.content, inflate(i + 20), where) };
+  }
+  throw new CorruptObjectError(where, `unknown entry type ${type}`);
+}
+
+/**
+ * Reads an object from the repository's packs (version-2 indexes; `OFS_DELTA` and `REF_DELTA` entries resolved), or
+ * null when no pack holds it. The pack list is read again when an object is missing, so packs written (or rolled up)
+ * by another process are found.
+ */
+export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject | null> {
+  const state = stateOf(ctx);
+  for (let pass = 0; pass < 2; pass++) {
+    if (pass === 1 || state.packs.size === 0) await refresh(ctx);
+    for (const p of state.packs.values()) {
+      const offset = findOffset(p, oid);
+      if (offset === undefined) continue;
+      try {
+        return await entryAt(ctx, p, offset, readBase);
+      } catch (err) {
+        // a pack rolled up meanwhile (or an index left without its pack by a crash): another pack holds the object
+        if (err instanceof GitIoError && err.data['errno'] === 'ENOENT') continue;
+        throw err;
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,196 @@
+import type { GitContext } from '../git-context.js';
+import { GitIoError } from '../errors.js';
+import { errnoOf, writeFileAtomic } from './fs-ops.js';
+import { refresh } from './pack-reader.js';
+import { readObjectInternal } from './object-io.js';
+import { encodePack } from './pack-codec.js';
+import type { PackObject } from './pack-codec.js';
+import { rememberExisting, stateOf } from './state.js';
+
+/** Packs roll up while the next one holds fewer than this many times the objects rolled so far (git's default). */
+const FACTOR = 2;
+/** Loose objects written since the last maintenance that make it pack them too. */
+const LOOSE_LIMIT = 256;
+
+/** A pack file of the repository. */
+export interface PackInfo {
+  /** `pack-<checksum>` */
+  readonly name: string;
+  readonly count: number;
+}
+
+/** What a maintenance run did. */
+export interface MaintenanceResult {
+  /** Packs rolled into the new pack. */
+  readonly packsMerged: number;
+  /** Loose objects moved into it (and removed). */
+  readonly looseMerged: number;
+  /** Objects of the new pack, or 0 when nothing was written. */
+  readonly objects: number;
+  /** Packs after the run. */
+  readonly packs: number;
+}
+
+const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
+
+async function readdirOrEmpty(ctx: GitContext, dir: string): Promise<string[]> {
+  try {
+    return (await ctx.fs.promises.readdir(dir)).map(String);
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return [];
+    throw new GitIoError('readdir', dir, err);
+  }
+}
+
+async function removeFile(ctx: GitContext, path: string): Promise<void> {
+  try {
+    await ctx.fs.promises.unlink(path);
+  } catch (err) {
+    if (errnoOf(err) !== 'ENOENT') throw new GitIoError('unlink', path, err);
+  }
+}
+
+/** Writes a pack and its index (pack first: a reader looks for the index); returns its name, or null for no objects. */
+export async function writePack(ctx: GitContext, objects: readonly PackObject[]): Promise<string | null> {
+  if (objects.length === 0) return null;
+  const { checksum, pack, idx } = encodePack(objects);
+  const dir = packDir(ctx);
+  const name = `pack-${checksum}`;
+  await writeFileAtomic(ctx, dir, `${dir}/${name}.pack`, pack);
+  await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
+  const state = stateOf(ctx);
+  state.packs.set(name, { name, idx, count: idx.readUInt32BE(8 + 255 * 4), pack });
+  for (const o of objects) rememberExisting(state, o.oid);
+  return name;
+}
+
+/** The object names an index lists (version 2). */
+function namesOfIndex(idx: Uint8Array): string[] {
+  const buf = Buffer.from(idx.buffer, idx.byteOffset, idx.byteLength);
+  const n = buf.readUInt32BE(8 + 255 * 4);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(buf.toString('hex', 8 + 1024 + i * 20, 8 + 1024 + (i + 1) * 20));
+  return out;
+}
+
+/** Every pack of the repository with its object count (one `readdir`; an index is read once per process). */
+export async function listPacks(ctx: GitContext): Promise<PackInfo[]> {
+  await refresh(ctx);
+  return [...stateOf(ctx).packs.values()].map((p) => ({ name: p.name, count: p.count }));
+}
+
+/** Loose object files: `objects/xx/<38 hex>`. */
+async function listLoose(ctx: GitContext): Promise<{ oid: string; file: string }[]> {
+  const out: { oid: string; file: string }[] = [];
+  for (const dir of await readdirOrEmpty(ctx, `${ctx.gitdir}/objects`)) {
+    if (!/^[0-9a-f]{2}$/u.test(dir)) continue;
+    for (const f of await readdirOrEmpty(ctx, `${ctx.gitdir}/objects/${dir}`)) {
+      if (/^[0-9a-f]{38}$/u.test(f)) out.push({ oid: `${dir}${f}`, file: `${ctx.gitdir}/objects/${dir}/${f}` });
+    }
+  }
+  return out;
+}
+
+/**
+ * The packs to roll up, git's geometric rule: from the largest pack down, the packs stay while each holds at least
+ * {@link FACTOR} times the next smaller one; below the first break every pack is rolled up, and the roll-up then takes
+ * each next pack that holds fewer than {@link FACTOR} times what it has gathered.
+ */
+export function packsToRollUp(packs: readonly PackInfo[], loose: number): PackInfo[] {
+  const sorted = [...packs].sort((a, b) => a.count - b.count || (a.name < b.name ? -1 : 1));
+  let split = 0;
+  for (let i = sorted.length - 1; i > 0; i--) {
+    if ((sorted[i] as PackInfo).count < FACTOR * (sorted[i - 1] as PackInfo).count) {
+      split = i;
+      break;
+    }
+  }
+  let gathered = loose + sorted.slice(0, split).reduce((n, p) => n + p.count, 0);
+  while (split < sorted.length && (sorted[split] as PackInfo).count < FACTOR * gathered) gathered += (sorted[split++] as PackInfo).count;
+  return sorted.slice(0, split);
+}
+
+async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string; file: string }[]): Promise<MaintenanceResult> {
+  const oids = new Set<string>(loose.map((l) => l.oid));
+  const state = stateOf(ctx);
+  for (const p of packs) {
+    const idx = state.packs.get(p.name)?.idx;
+    if (idx === undefined) throw new GitIoError('read', `${packDir(ctx)}/${p.name}.idx`, Object.assign(new Error('the index is gone'), { code: 'ENOENT' }));
+    for (const oid of namesOfIndex(idx)) oids.add(oid);
+  }
+  const objects: PackObject[] = [];
+  for (const oid of oids) objects.push({ oid, ...(await readObjectInternal(ctx, oid)) });
+  const written = await writePack(ctx, objects);
+  // the new pack holds every object: the old files go, each index before its pack (a failure stops the run, so no
+  // index is ever left without its pack)
+  for (const p of packs) {
+    if (p.name === written) continue;
+    await removeFile(ctx, `${packDir(ctx)}/${p.name}.idx`);
+    state.packs.delete(p.name);
+    await removeFile(ctx, `${packDir(ctx)}/${p.name}.pack`);
+  }
+  for (const l of loose) await removeFile(ctx, l.file);
+  return { packsMerged: packs.length, looseMerged: loose.length, objects: objects.length, packs: (await listPacks(ctx)).length };
+}
+
+/**
+ * Incremental maintenance: packs the loose objects once {@link LOOSE_LIMIT} were written (or always when `full`),
+ * and rolls small packs up geometrically (`full`: every pack), so the repository holds O(log n) packs and stays
+ * close to what `git gc` makes of it. Runs after the flushes and maintenance in flight.
+ *
+ * @param ctx - the repository
+ * @param full - one pack of everything
+ */
+export async function maintain(ctx: GitContext, full: boolean): Promise<MaintenanceResult> {
+  const state = stateOf(ctx);
+  const run = state.chain.then(async () => {
+    const loose = full || state.looseWritten >= LOOSE_LIMIT ? await listLoose(ctx) : [];
+    state.looseWritten = 0;
+    const packs = await listPacks(ctx);
+    const roll = full ? packs : packsToRollUp(packs, loose.length);
+    const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1));
+    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose);
+  });
+  state.chain = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
+/** Writes the objects pending in batches as one pack, after the flushes in flight; resolves once every object pending at the call is stored. */
+export async function flushPending(ctx: GitContext): Promise<void> {
+  const state = stateOf(ctx);
+  if (state.pending.size === 0) return state.chain;
+  const run = state.chain.then(async () => {
+    const batch = [...state.pending].map(([oid, o]) => ({ oid, ...o }));
+    if (batch.length === 0) return;
+    await writePack(ctx, batch);
+    for (const o of batch) state.pending.delete(o.oid);
+  });
+  state.chain = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  await run;
+}
+
+/**
+ * Runs `fn` with the objects it stores kept in memory and written as one pack before the first ref it moves
+ * (`compareAndSwapRef` flushes) or when it ends, so a turn writes a pack file instead of a file per object; then,
+ * with automatic maintenance on, rolls packs up. A failed maintenance run changes nothing that was written (it
+ * writes the new pack before removing anything) and is tried again after the next batch.
+ */
+export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>): Promise<T> {
+  const state = stateOf(ctx);
+  state.batchDepth++;
+  let result: T;
+  try {
+    result = await fn();
+  } finally {
+    state.batchDepth--;
+    if (state.batchDepth === 0) await flushPending(ctx);
+  }
+  if (state.batchDepth === 0 && state.maintenance) await maintain(ctx, false).catch(() => undefined);
+  return result;
+}

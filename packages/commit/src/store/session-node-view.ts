@@ -1,0 +1,73 @@
+import type { Node, NodeStore, SessionRecord, StoreWrite } from '@ctxgit/dag';
+
+/** What a {@link SessionNodeView} reads from its store (a `GitNodeStore`). */
+export interface PerSessionReads extends Pick<NodeStore, 'rootsOf' | 'getSession' | 'listSessions' | 'write'> {
+  nodeIn(session: string, id: string): Promise<Node | undefined>;
+  childrenIn(session: string, id: string): Promise<readonly string[]>;
+  calleesIn(session: string, id: string): Promise<readonly string[]>;
+}
+
+/**
+ * One session's view of a `GitNodeStore`: node reads look in the session's own DAG tree (its nodes and those it
+ * inherited at a fork), then in the trees of the sessions named in `also`; children and callees are those of the
+ * session's tree; records and writes go to the store. Every read costs one path in one or a few trees, whatever the
+ * number of sessions. Get one from `GitNodeStore.forSession`.
+ *
+ * @example
+ * ```ts
+ * const view = repo.store.forSession('chat-42');
+ * await appendNode(view, 'chat-42', { role: 'user', output: 'hi' });
+ * ```
+ */
+export class SessionNodeView implements NodeStore {
+  readonly #store: PerSessionReads;
+  /** The session whose DAG is read. */
+  readonly session: string;
+  readonly #also: readonly string[];
+
+  /** @internal */
+  constructor(store: PerSessionReads, session: string, also: readonly string[]) {
+    this.#store = store;
+    this.session = session;
+    this.#also = also;
+  }
+
+  /** The node, from the session's tree or one of `also`; undefined if absent. */
+  async getNode(id: string): Promise<Node | undefined> {
+    for (const s of [this.session, ...this.#also]) {
+      const node = await this.#store.nodeIn(s, id);
+      if (node !== undefined) return node;
+    }
+    return undefined;
+  }
+
+  /** Ids of the session's nodes (own and inherited) whose predecessor is `id`, in `(seq, id)` order. */
+  async childrenOf(id: string): Promise<readonly string[]> {
+    return this.#store.childrenIn(this.session, id);
+  }
+
+  /** Ids of the session's tool nodes (own and inherited) whose caller is `id`, in `(seq, id)` order. */
+  async calleesOf(id: string): Promise<readonly string[]> {
+    return this.#store.calleesIn(this.session, id);
+  }
+
+  /** Ids of the root nodes `session` appended. */
+  async rootsOf(session: string): Promise<readonly string[]> {
+    return this.#store.rootsOf(session);
+  }
+
+  /** Any session's record. */
+  async getSession(id: string): Promise<SessionRecord | undefined> {
+    return this.#store.getSession(id);
+  }
+
+  /** Every session id. */
+  async listSessions(): Promise<readonly string[]> {
+    return this.#store.listSessions();
+  }
+
+  /** Writes through the store. */
+  async write(change: StoreWrite): Promise<void> {
+    return this.#store.write(change);
+  }
+}

@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { compareAndSwapRef } from '../src/git/compare-and-swap-ref.js';
+import type { GitContext } from '../src/git/git-context.js';
+import { listPacks, maintain, inBatch, packsToRollUp } from '../src/git/internal/pack-store.js';
+import type { PackInfo } from '../src/git/internal/pack-store.js';
+import { openGit } from '../src/git/open-git.js';
+import { readBlob } from '../src/git/read-blob.js';
+import { readCommitObject } from '../src/git/read-commit-object.js';
+import { readRef } from '../src/git/read-ref.js';
+import { readTree } from '../src/git/read-tree.js';
+import { updateTree } from '../src/git/update-tree.js';
+import { writeBlob } from '../src/git/write-blob.js';
+import { writeCommit } from '../src/git/write-commit.js';
+import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
+
+/** `turns` commits on `refs/heads/main`, each adding a blob to a sharded tree and rewriting an earlier one; returns the blobs by path. */
+async function history(ctx: GitContext, turns: number, batched: boolean): Promise<Map<string, string>> {
+  const blobs = new Map<string, string>();
+  let tree: string | null = null;
+  let head: string | null = null;
+  for (let t = 0; t < turns; t++) {
+    const turn = async (): Promise<void> => {
+      const path = ['items', String(Math.floor(t / 10)), `${t}.json`];
+      const text = `{"turn":${t},"text":"${'lorem ipsum '.repeat(t % 7)}"}\n`;
+      const edits = [{ path, oid: await writeBlob(ctx, text), type: 'blob' as const }];
+      blobs.set(path.join('/'), text);
+      if (t > 3) {
+        const old = ['items', String(Math.floor((t - 3) / 10)), `${t - 3}.json`];
+        const aged = `{"turn":${t - 3},"state":"aged"}\n`;
+        edits.push({ path: old, oid: await writeBlob(ctx, aged), type: 'blob' });
+        blobs.set(old.join('/'), aged);
+      }
+      tree = await updateTree(ctx, tree, edits);
+      const c = await writeCommit(ctx, { tree, parents: head === null ? [] : [head], message: `turn ${t}\n`, author: AUTHOR });
+      await compareAndSwapRef(ctx, 'refs/heads/main', head, c);
+      head = c;
+    };
+    if (batched) await inBatch(ctx, turn);
+    else await turn();
+  }
+  return blobs;
+}
+
+async function readAll(ctx: GitContext, tree: string, prefix: string[] = []): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const e of await readTree(ctx, tree)) {
+    const path = [...prefix, e.path];
+    if (e.type === 'tree') for (const [k, v] of await readAll(ctx, e.oid, path)) out.set(k, v);
+    else out.set(path.join('/'), new TextDecoder().decode(await readBlob(ctx, e.oid)));
+  }
+  return out;
+}
+
+async function looseCount(ctx: GitContext): Promise<number> {
+  let n = 0;
+  for (const d of (await ctx.fs.promises.readdir(`${ctx.gitdir}/objects`)).map(String)) {
+    if (/^[0-9a-f]{2}$/u.test(d)) n += (await ctx.fs.promises.readdir(`${ctx.gitdir}/objects/${d}`)).length;
+  }
+  return n;
+}
+
+describe.each(FS_KINDS)('packed storage on $name', (kind) => {
+  test('a batch writes one pack before its ref moves, not a file per object; packs roll up geometrically; every object reads back', async () => {
+    const ctx = await kind.open();
+    const blobs = await history(ctx, 60, true);
+    expect(await looseCount(ctx)).toBe(0);
+    const packs = await listPacks(ctx);
+    // geometric: each pack at least twice the next smaller one, so O(log n) packs
+    const counts = packs.map((p) => p.count).sort((a, b) => a - b);
+    for (let i = 1; i < counts.length; i++) expect(counts[i]).toBeGreaterThanOrEqual(2 * (counts[i - 1] as number));
+    expect(packs.length).toBeLessThanOrEqual(8);
+    const fresh = await openGit(kind.name === 'disk' ? { dir: ctx.gitdir } : { memory: true, fs: ctx.fs });
+    const head = (await readRef(fresh, 'refs/heads/main')) as string;
+    expect(await readAll(fresh, (await readCommitObject(fresh, head)).tree)).toEqual(blobs);
+    if (kind.name === 'disk') {
+      expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+      expect(git(ctx, ['rev-list', '--count', 'refs/heads/main']).trim()).toBe('60');
+    }
+  });
+
+  test('gc: loose objects and every pack become one pack, deltas included, and git reads it', async () => {
+    const ctx = await kind.open();
+    const blobs = await history(ctx, 40, false);
+    expect(await looseCount(ctx)).toBeGreaterThan(100);
+    const r = await maintain(ctx, true);
+    expect(r.looseMerged).toBeGreaterThan(100);
+    expect(await looseCount(ctx)).toBe(0);
+    expect((await listPacks(ctx)).length).toBe(1);
+    expect((await maintain(ctx, true)).objects).toBe(0);
+    const fresh = await openGit(kind.name === 'disk' ? { dir: ctx.gitdir } : { memory: true, fs: ctx.fs });
+    const head = (await readRef(fresh, 'refs/heads/main')) as string;
+    expect(await readAll(fresh, (await readCommitObject(fresh, head)).tree)).toEqual(blobs);
+    if (kind.name === 'disk') {
+      expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+      const verify = git(ctx, ['verify-pack', '-v', `${ctx.gitdir}/objects/pack/${(await listPacks(ctx))[0]?.name ?? ''}.idx`]);
+      expect(verify).toMatch(/chain length = [1-9]/u);
+    }
+  });
+});
+
+describe('packsToRollUp', () => {
+  const packs = (counts: readonly number[]): PackInfo[] => counts.map((count, i) => ({ name: `pack-${String(i).padStart(40, '0')}`, count }));
+  test('keeps a geometric progression, rolls up what breaks it', () => {
+    expect(packsToRollUp(packs([1000, 400, 100]), 0)).toEqual([]);
+    expect(packsToRollUp(packs([1000, 400, 100, 60]), 0).map((p) => p.count)).toEqual([60, 100]);
+    expect(packsToRollUp(packs([1000, 10]), 20).map((p) => p.count)).toEqual([10]);
+  });
+  test('property: after a roll-up the packs left, plus the new one, form a factor-2 progression', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 10_000 }), { maxLength: 12 }), fc.integer({ min: 0, max: 500 }), (counts, loose) => {
+        const all = packs(counts);
+        const roll = packsToRollUp(all, loose);
+        const left = all.filter((p) => !roll.includes(p)).map((p) => p.count);
+        const merged = loose + roll.reduce((n, p) => n + p.count, 0);
+        const sizes = [...left, ...(merged > 0 ? [merged] : [])].sort((a, b) => a - b);
+        for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeGreaterThanOrEqual(2 * (sizes[i - 1] as number) || 0);
+      }),
+    );
+  });
+});
+
+test('a pack on disk reads with git and with a fresh context after the process that wrote it is gone', async () => {
+  const ctx = await openGit({ dir: await tempRepoDir(), fsync: true });
+  await history(ctx, 5, true);
+  expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+  expect(git(ctx, ['count-objects', '-v'])).toMatch(/^count: 0$/mu);
+});

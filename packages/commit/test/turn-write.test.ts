@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { listRefs, openRepo, readCommitObject, readRef } from '../src/index.js';
+import type { FsLike, Repo } from '../src/index.js';
+import { FS_KINDS, git } from './helpers.js';
+
+const T0 = 1_700_000_000_000;
+
+/** Every ref and its value. */
+async function refs(repo: Repo): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  for (const r of await listRefs(repo.git, 'refs/')) out.set(r, await readRef(repo.git, r));
+  return out;
+}
+
+/** Files under `objects/`, by path. */
+async function objectFiles(fs: FsLike, gitdir: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const name of (await fs.promises.readdir(dir)).map(String)) {
+      const p = `${dir}/${name}`;
+      if ((await fs.promises.stat(p)).isDirectory()) await walk(p);
+      else out.add(p.slice(gitdir.length + 1));
+    }
+  };
+  await walk(`${gitdir}/objects`);
+  return out;
+}
+
+const turn = (i: number) =>
+  [
+    { role: 'assistant' as const, output: `step ${i}` },
+    { role: 'tool' as const, name: 'read_file', input: { path: `f${i}.txt` }, output: `line ${i}\n`.repeat(20), caller: 0 },
+    { role: 'user' as const, output: `go on ${i}` },
+  ] as const;
+
+describe.each(FS_KINDS)('one write per turn ($name)', (kind) => {
+  it('appendTurn stores what append × n + commit stores: the same ContextCommit, byte for byte', async () => {
+    const a = await kind.open(() => T0);
+    const b = await kind.open(() => T0);
+    const sa = await a.repo.createSession('s', { model: 'openai:gpt-4o' });
+    const sb = await b.repo.createSession('s', { model: 'openai:gpt-4o' });
+    await sa.append({ role: 'user', output: 'start' });
+    await sb.append({ role: 'user', output: 'start' });
+    for (let i = 0; i < 4; i++) {
+      const { nodes, commit } = await sa.appendTurn(turn(i));
+      const asst = await sb.append(turn(i)[0]);
+      const tool = await sb.append({ ...turn(i)[1], caller: asst.id });
+      const user = await sb.append(turn(i)[2]);
+      const c = await sb.commit();
+      expect(nodes).toEqual([asst, tool, user]);
+      expect(commit.id).toBe(c.id);
+      expect(commit.items).toEqual(c.items);
+    }
+  });
+
+  it('a turn moves the session DAG ref and its context ref only, once each; objects land in one pack', async () => {
+    const { repo, fs, gitdir } = await kind.open();
+    const s = await repo.createSession('s', { model: 'openai:gpt-4o' });
+    await repo.createSession('other', { model: 'openai:gpt-4o' });
+    await s.appendTurn([{ role: 'user', output: 'start' }]);
+    const before = await refs(repo);
+    const dagBefore = before.get('refs/ctxgit/sessions/s/dag') as string;
+    const files = await objectFiles(fs, gitdir);
+    const { commit } = await s.appendTurn(turn(1));
+    const after = await refs(repo);
+    const changed = [...after.keys()].filter((r) => after.get(r) !== before.get(r)).sort();
+    expect(changed).toEqual(['refs/ctxgit/sessions/s/context', 'refs/ctxgit/sessions/s/dag']);
+    expect(after.get('refs/ctxgit/sessions/s/context')).toBe(commit.id);
+    const dag = await readCommitObject(repo.git, after.get('refs/ctxgit/sessions/s/dag') as string);
+    expect(dag.parents).toEqual([dagBefore, commit.id]);
+    expect(dag.message).toMatch(/^dag: s v\d+ \+3 nodes\n/u);
+    expect(await repo.store.commitAt('s', (await s.head()) as string)).toBe(commit.id);
+    const added = [...(await objectFiles(fs, gitdir))].filter((f) => !files.has(f));
+    // one pack and its index (maintenance may have rolled packs up: then its pack replaces others)
+    expect(added.filter((f) => !f.startsWith('pack/') && !f.startsWith('objects/pack/'))).toEqual([]);
+    expect(added.length).toBeLessThanOrEqual(2);
+    expect(await listRefs(repo.git, 'refs/ctxgit/')).not.toContain('refs/ctxgit/dag');
+    if (kind.name === 'disk') expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
+  });
+
+  it('writers of two sessions never contend: concurrent turns all land', async () => {
+    const { repo } = await kind.open();
+    const a = await repo.createSession('a', { model: 'openai:gpt-4o' });
+    const b = await repo.createSession('b', { model: 'openai:gpt-4o' });
+    await Promise.all([a.append({ role: 'user', output: 'a' }), b.append({ role: 'user', output: 'b' })]);
+    // each session's turns one after the other, the two sessions at the same time: no conflict, ever
+    const run = async (x: typeof a): Promise<number> => {
+      for (let i = 0; i < 6; i++) await x.appendTurn(turn(i));
+      return (await x.log()).length;
+    };
+    expect(await Promise.all([run(a), run(b)])).toEqual([6, 6]);
+  });
+
+  it('a lone append is durable when it resolves: a new process reads it', async () => {
+    const { repo, fs, gitdir } = await kind.open();
+    const s = await repo.createSession('s', { model: 'openai:gpt-4o' });
+    const n = await s.append({ role: 'user', output: 'kept' });
+    const again = await openRepo(kind.name === 'disk' ? { dir: gitdir } : { memory: true, fs });
+    expect((await again.store.forSession('s').getNode(n.id))?.output).toBe('kept');
+    expect((await (await again.openSession('s')).head())).toBe(n.id);
+  });
+});
