@@ -60,7 +60,7 @@ describe.each(FS_KINDS)('nested summaries on $name', (kind) => {
     const s = await repo.createSession('nest', { model: 'openai:gpt-4o', budget: 1000, clock: stepClock() });
     const commits: ContextCommit[] = [];
     let nested: ContextItem | undefined;
-    for (let i = 0; i < 40 && nested === undefined; i++) {
+    for (let i = 0; i < 120 && nested === undefined; i++) {
       await s.append({ role: 'user', output: `Question ${i}: tell me about the number ${i} in a few words, please, with detail.` });
       const c = await s.commit();
       commits.push(c);
