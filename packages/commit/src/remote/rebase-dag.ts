@@ -94,7 +94,8 @@ export async function rebaseDag(ctx: GitContext, dagRef: string, local: string, 
       const moved: Node[] = [];
       for (const n of [...nodes].sort((a, b) => a.seq - b.seq)) {
         const { predecessor, caller, reads, ...rest } = n;
-        const onTop = predecessor === undefined ? caller === undefined && before === undefined : !renamed.has(predecessor) && predecessor === before?.head;
+        // appended after the head the session had at the merge base (a root when it was empty): goes after the remote's head
+        const onTop = caller === undefined && (predecessor === undefined || !renamed.has(predecessor)) && (predecessor ?? null) === (before?.head ?? null);
         const pred = onTop ? (theirs.head ?? undefined) : predecessor === undefined ? undefined : to(predecessor);
         const id = ids(session, seq);
         if ((await store.getNode(id)) !== undefined) throw new RemoteRejectedError(dagRef, `node id ${id} of session ${session} is taken on the remote: the id generator must give every (session, seq) its own id`);
