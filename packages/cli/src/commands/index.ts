@@ -14,6 +14,9 @@ import { showCommand } from './show.js';
 import { statsCommand } from './stats.js';
 import { verifyCommand } from './verify.js';
 
+import { pushCommand } from './push.js';
+import { cloneCommand, fetchCommand } from './fetch.js';
+
 /** Every subcommand, in the order `ctxgit --help` lists them. */
 export const COMMANDS: readonly ((io: CliIo) => Command)[] = [
   importCommand,
@@ -29,4 +32,7 @@ export const COMMANDS: readonly ((io: CliIo) => Command)[] = [
   mergeCommand,
   expandCommand,
   verifyCommand,
+  pushCommand,
+  fetchCommand,
+  cloneCommand,
 ];

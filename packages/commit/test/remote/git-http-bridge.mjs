@@ -77,6 +77,10 @@ const server = createServer((req, res) => {
     res.writeHead(status, headers).end(raw.subarray(split + sep));
   });
 });
+// a loaded test machine can take long: no server-side time limits
+server.requestTimeout = 0;
+server.headersTimeout = 0;
+server.keepAliveTimeout = 0;
 server.listen(Number(portArg), '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`listening ${typeof address === 'object' && address !== null ? address.port : 0}\n`);
