@@ -16,3 +16,8 @@ export function envAuth(io: CliIo): AuthCallback | undefined {
 export function remoteOf(url: string): Remote {
   return { url };
 }
+
+/** Commander's collector of a repeated option (`--session a --session b`). */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

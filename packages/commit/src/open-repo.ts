@@ -23,7 +23,7 @@ export type OpenRepoOptions = OpenGitOptions & {
   readonly recoverLocksOlderThanMs?: number;
   /** A git server: `openSession` of a session this repository lacks fetches it from there first. @defaultValue none */
   readonly remote?: Remote;
-  /** Credentials for {@link OpenRepoOptions.remote}, asked when the server wants some. @defaultValue none */
+  /** Credentials for `remote`, asked when the server wants some. @defaultValue none */
   readonly onAuth?: AuthCallback;
 };
 

@@ -4,13 +4,11 @@ import { openOrCreate } from '../open-repository.js';
 import type { CommonOptions } from '../options.js';
 import { repoPath, withCommon } from '../options.js';
 import { emit } from '../output.js';
-import { envAuth, remoteOf } from '../remote-auth.js';
+import { collect, envAuth, remoteOf } from '../remote-auth.js';
 
 interface FetchOptions extends CommonOptions {
   readonly session?: string[];
 }
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** The `fetch` command (and `clone`, which fetches into a new repository): `Repo.fetch` of `@ctxgit/commit`. */
 function transferIn(io: CliIo, name: 'fetch' | 'clone', description: string): Command {

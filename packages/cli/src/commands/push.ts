@@ -4,13 +4,11 @@ import { openExisting } from '../open-repository.js';
 import type { CommonOptions } from '../options.js';
 import { repoPath, withCommon } from '../options.js';
 import { emit } from '../output.js';
-import { envAuth, remoteOf } from '../remote-auth.js';
+import { collect, envAuth, remoteOf } from '../remote-auth.js';
 
 interface PushOptions extends CommonOptions {
   readonly session?: string[];
 }
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** The `push` command: `Repo.push` of `@ctxgit/commit`. */
 export function pushCommand(io: CliIo): Command {

@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { fetch as gitFetch, listServerRefs, push as gitPush } from 'isomorphic-git';
 import type { GitAuth, HttpClient } from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
@@ -16,8 +18,17 @@ export interface Transport {
   readonly http: HttpClient;
 }
 
+/**
+ * isomorphic-git's node HTTP client on agents of this call: Node's global agent closes a socket idle for 5 s, and a
+ * server busy checking a large pack can be silent that long, which is no failure.
+ */
+function patientHttp(): HttpClient {
+  const agents = { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) };
+  return { request: (req) => nodeHttp.request({ ...req, agent: req.url.startsWith('https:') ? agents.https : agents.http }) };
+}
+
 /** A transport over isomorphic-git's node HTTP client. */
-export function transport(remote: ResolvedRemote, onAuth: AuthCallback | undefined, http: HttpClient = nodeHttp): Transport {
+export function transport(remote: ResolvedRemote, onAuth: AuthCallback | undefined, http: HttpClient = patientHttp()): Transport {
   return { remote, onAuth, http };
 }
 

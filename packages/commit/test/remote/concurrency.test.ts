@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cloneRepo, openRepo } from '../../src/index.js';
@@ -6,7 +5,7 @@ import type { Repo } from '../../src/index.js';
 import { tempDir } from '../helpers.js';
 import { runBackend } from './backends.js';
 import type { BackendRun } from './backends.js';
-import { startGitServer } from './git-server.js';
+import { fsck, startGitServer } from './git-server.js';
 import type { GitServer } from './git-server.js';
 
 /** Turns per backend: 50 in a full run (`CTXGIT_REMOTE_TURNS=50`), few in CI (each sync is several HTTP round trips to a CGI). */
@@ -22,10 +21,6 @@ async function chain(repo: Repo, session: string): Promise<{ output: string; id:
     id = node.predecessor;
   }
   return out;
-}
-
-function fsck(gitdir: string): number | null {
-  return spawnSync('git', ['--git-dir', gitdir, 'fsck', '--strict', '--no-dangling', '--no-progress'], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }).status;
 }
 
 describe.each([2, 4, 8])('%i backend processes through one git server', (backends) => {
@@ -51,10 +46,10 @@ describe.each([2, 4, 8])('%i backend processes through one git server', (backend
       expect(r.exitCode).toBe(0);
       expect(r.acks).toEqual(Array.from({ length: TURNS }, (_, i) => i));
     }
-    expect(fsck(server.gitdir)).toBe(0);
+    expect(fsck(server.gitdir).status).toBe(0);
 
     const check = await cloneRepo({ dir: join(tempDir(), 'check.git'), fsync: false, remote: { url: server.url } });
-    expect(fsck(check.git.gitdir)).toBe(0);
+    expect(fsck(check.git.gitdir).status).toBe(0);
     let nodes = 0;
     for (const s of sessions) {
       const along = await chain(check, s);

@@ -1,16 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cloneRepo, openRepo, RemoteError, RemoteUnreachableError } from '../../src/index.js';
 import type { Repo } from '../../src/index.js';
 import { stepClock, tempDir } from '../helpers.js';
-import { git, startGitServer } from './git-server.js';
+import { fsck, git, startGitServer } from './git-server.js';
 import type { GitServer } from './git-server.js';
-
-function fsck(gitdir: string): number | null {
-  return spawnSync('git', ['--git-dir', gitdir, 'fsck', '--strict', '--no-dangling', '--no-progress'], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }).status;
-}
 
 /** Lock files left under a directory. */
 function locks(dir: string): string[] {
@@ -75,7 +70,7 @@ describe('the git server dies in the middle of a push', () => {
     expect((failed as RemoteError).retryable).toBe(true);
     await server.exited();
     refsWhole(server.gitdir);
-    expect(fsck(server.gitdir)).toBe(0);
+    expect(fsck(server.gitdir).status).toBe(0);
     // the local work is kept while the server is away
     expect((await repo.store.getNode((await (await repo.openSession('chat')).head()) ?? ''))?.output).toBe(`answer ${when} 2`);
 
@@ -86,6 +81,6 @@ describe('the git server dies in the middle of a push', () => {
     expect(synced.reapplied).toBe(false);
     expect(await outputsOnServer(server)).toEqual([...acknowledged, `question ${when} 2`, `answer ${when} 2`]);
     refsWhole(server.gitdir);
-    expect(fsck(server.gitdir)).toBe(0);
+    expect(fsck(server.gitdir).status).toBe(0);
   });
 });

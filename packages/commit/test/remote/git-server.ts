@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,12 @@ export interface GitServer {
 /** Runs git with the test's environment (no user or system config). */
 export function git(gitdir: string, args: string[]): string {
   return execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() } });
+}
+
+/** `git fsck --strict` of a git directory: its exit status and the lines that are not notices (none when clean). */
+export function fsck(gitdir: string): { readonly status: number | null; readonly problems: readonly string[] } {
+  const run = spawnSync('git', ['--git-dir', gitdir, 'fsck', '--strict', '--no-dangling', '--no-progress'], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+  return { status: run.status, problems: `${run.stdout}${run.stderr}`.split('\n').filter((l) => l !== '' && !l.startsWith('notice:')) };
 }
 
 function startBridge(root: string, port: number, credentials: string | undefined): Promise<{ child: ChildProcess; port: number }> {

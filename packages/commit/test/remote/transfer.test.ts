@@ -6,15 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cloneRepo, listRefs, openRepo, readRef, RemoteAuthError, RemoteConflictError, RemoteError, RemoteUnknownSessionError } from '../../src/index.js';
 import type { Repo } from '../../src/index.js';
 import { stepClock, tempDir } from '../helpers.js';
-import { git, startGitServer } from './git-server.js';
+import { fsck as gitFsck, git, startGitServer } from './git-server.js';
 import type { GitServer } from './git-server.js';
 
-/** `git fsck --strict` of a git directory: the lines that are not notices (none when clean). */
-function fsck(gitdir: string): string[] {
-  const run = spawnSync('git', ['--git-dir', gitdir, 'fsck', '--strict', '--no-dangling', '--no-progress'], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
-  expect(run.status).toBe(0);
-  return `${run.stdout}${run.stderr}`.split('\n').filter((l) => l !== '' && !l.startsWith('notice:'));
-}
+const fsck = (gitdir: string): readonly string[] => gitFsck(gitdir).problems;
 
 async function newRepo(): Promise<{ repo: Repo; dir: string }> {
   const dir = join(tempDir(), 'ctx.git');
