@@ -195,8 +195,8 @@ export class Repo {
   }
 
   /**
-   * Pushes sessions to a git server through smart HTTP: the DAG ref first, then each session's config, commit index
-   * and context ref, each a compare-and-swap on the server (never forced). A turn is acknowledged once its push
+   * Pushes sessions to a git server through smart HTTP: each session's DAG ref first (with its commit index), then its
+   * config and other refs, last its context ref, each a compare-and-swap on the server (never forced). A turn is acknowledged once its push
    * returned. Only refs the remote lacks or holds at an older commit are sent, with the objects it lacks.
    *
    * @param remote - the server, `{ url, headers?, name? }`

@@ -20,8 +20,8 @@ export interface PushResult {
 }
 
 /**
- * Pushes sessions: the DAG ref first (its compare-and-swap on the server decides who wins a race), then each
- * session's config, commit index and last its context ref. Nothing is forced.
+ * Pushes sessions: each session's DAG ref first (its compare-and-swap on the server decides who wins a race; it
+ * carries the commit index), then the session's config and other refs, last its context ref. Nothing is forced.
  *
  * @throws `RemoteConflictError` when the remote's DAG holds writes this repository lacks (sync first) or moved
  * during the push
