@@ -29,11 +29,12 @@ interface PendingWrites {
 }
 
 /** The writes of the session's DAG commits after `base` up to `tip` (from their `Node:` and `Context-Commit:` trailers). */
-async function pendingWrites(ctx: GitContext, tip: string, base: string | null): Promise<PendingWrites> {
+async function pendingWrites(ctx: GitContext, session: string, tip: string, base: string | null): Promise<PendingWrites> {
   const commits: string[] = [];
   for (let at: string | undefined = tip; at !== undefined && at !== base; at = (await readCommitObject(ctx, at)).parents[0]) {
     const { message } = await readCommitObject(ctx, at);
-    if (!/^Session: /mu.test(message)) break; // below the session's first DAG commit: a ContextCommit, not a DAG write
+    // below the session's first DAG commit: the DAG of the session it was forked from, or a ContextCommit
+    if (!message.split('\n').includes(`Session: ${session}`)) break;
     commits.push(at);
   }
   const out: PendingWrites = { nodeIds: [], index: new Map() };
@@ -66,7 +67,7 @@ export interface DagRebase {
  */
 export async function rebaseDag(ctx: GitContext, session: string, dagRef: string, local: string, remote: string, clock: () => number, ids: IdGenerator): Promise<DagRebase> {
   const base = await mergeBase(ctx, local, remote);
-  const pending = await pendingWrites(ctx, local, base);
+  const pending = await pendingWrites(ctx, session, local, base);
   const mine = await jsonAt<SessionRecord>(ctx, local, RECORD_PATH);
   const before = base === null ? undefined : await jsonAt<SessionRecord>(ctx, base, RECORD_PATH);
   const work = `refs/ctxgit-sync/${randomUUID()}`;
