@@ -30,8 +30,23 @@ export type {
   OpenAIResponsesFoldTool,
 } from './fold-tools/fold-tool-definitions.js';
 export type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js';
-export { openRepo } from './open-repo.js';
-export type { OpenRepoOptions } from './open-repo.js';
+export { cloneRepo, openRepo } from './open-repo.js';
+export type { CloneRepoOptions, OpenRepoOptions } from './open-repo.js';
+export type { AuthCallback, Remote, RemoteCredentials } from './remote/remote.js';
+export type { TransferOptions, SyncOptions } from './remote/transfer-options.js';
+export type { FetchResult } from './remote/fetch-sessions.js';
+export type { PushResult } from './remote/push-sessions.js';
+export type { SyncResult } from './remote/sync-session.js';
+export {
+  InvalidRemoteError,
+  RemoteAuthError,
+  RemoteConflictError,
+  RemoteError,
+  RemoteRejectedError,
+  RemoteUnknownSessionError,
+  RemoteUnreachableError,
+  SyncExhaustedError,
+} from './remote/remote-errors.js';
 export { Repo } from './repo.js';
 export type { GcResult } from './repo.js';
 export type { CreateSessionOptions, SessionOptions } from './session-options.js';

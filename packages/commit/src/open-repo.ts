@@ -8,6 +8,8 @@ import { recoverStaleLocks } from './git/recover-stale-locks.js';
 import { removeTempObjects } from './git/remove-temp-objects.js';
 import type { OpenGitOptions } from './git/open-git.js';
 import { Repo } from './repo.js';
+import type { AuthCallback, Remote } from './remote/remote.js';
+import { resolveRemote } from './remote/remote.js';
 import { GitNodeStore } from './store/git-node-store.js';
 import { checkSummarizer } from './summarizer/check-summarizer.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
@@ -25,6 +27,10 @@ export type OpenRepoOptions = OpenGitOptions & {
   readonly recoverLocksOlderThanMs?: number;
   /** The summarizer of every session opened through this repository, unless its options name another. @defaultValue none: summaries are the deterministic brief */
   readonly summarizer?: SessionSummarizer;
+  /** A git server: `openSession` of a session this repository lacks fetches it from there first. @defaultValue none */
+  readonly remote?: Remote;
+  /** Credentials for `remote`, asked when the server wants some. @defaultValue none */
+  readonly onAuth?: AuthCallback;
 };
 
 /** Name of the marker file in the git directory that makes it a ctxgit repository. */
@@ -58,7 +64,7 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (memfs), creating a bare
  * repository when the directory is missing or empty.
  *
- * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock`, `recoverLocksOlderThanMs` and `summarizer`
+ * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock`, `recoverLocksOlderThanMs`, `summarizer`, and `remote` with `onAuth` (a session opened first here is fetched from there)
  * @returns the repository
  * @remarks
  * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
@@ -70,9 +76,12 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  * ```ts
  * const repo = await openRepo({ dir: './ctx.git' });
  * const mem = await openRepo({ memory: true, clock: () => 1_700_000_000_000 });
+ * const backend = await openRepo({ dir: './ctx.git', remote: { url: 'https://git.example.com/ctx.git' } });
+ * const chat = await backend.openSession('chat-42'); // fetched from the server on first open
  * ```
  */
 export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
+  if (opts?.remote !== undefined) resolveRemote(opts.remote);
   const location = typeof opts === 'object' && opts !== null && 'dir' in opts ? String(opts.dir) : '(memory)';
   checkSummarizer('summarizer', opts?.summarizer);
   let git: GitContext;
@@ -89,5 +98,30 @@ export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
     await removeTempObjects(git, { olderThanMs: opts.recoverLocksOlderThanMs });
   }
   const store = new GitNodeStore(git, { clock });
-  return new Repo({ git, store, location, commits: new Map() }, clock, opts.summarizer);
+  const origin = opts.remote === undefined ? undefined : { remote: opts.remote, ...(opts.onAuth === undefined ? {} : { onAuth: opts.onAuth }) };
+  return new Repo({ git, store, location, commits: new Map() }, clock, opts.summarizer, origin);
+}
+
+/** Options of {@link cloneRepo}: where the new repository lives, the server, which sessions, credentials. */
+export type CloneRepoOptions = OpenRepoOptions & {
+  readonly remote: Remote;
+  /** The sessions to fetch. @defaultValue every session of the remote */
+  readonly sessions?: readonly string[];
+};
+
+/**
+ * Creates a repository from a git server: opens (or creates) it like {@link openRepo}, then fetches the sessions.
+ *
+ * @param opts - as for {@link openRepo}, plus `remote` (required) and `sessions`
+ * @returns the repository, with the server as its origin
+ * @throws the errors of {@link openRepo} and of `Repo.fetch`
+ * @example
+ * ```ts
+ * const repo = await cloneRepo({ dir: './ctx.git', remote: { url: 'https://git.example.com/ctx.git' }, sessions: ['chat-42'] });
+ * ```
+ */
+export async function cloneRepo(opts: CloneRepoOptions): Promise<Repo> {
+  const repo = await openRepo(opts);
+  await repo.fetch(opts.remote, { ...(opts.sessions === undefined ? {} : { sessions: opts.sessions }), ...(opts.onAuth === undefined ? {} : { onAuth: opts.onAuth }) });
+  return repo;
 }

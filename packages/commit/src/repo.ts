@@ -44,6 +44,27 @@ export interface GcResult {
   readonly packs: number;
 }
 
+import { fetchSessions } from './remote/fetch-sessions.js';
+import type { FetchResult } from './remote/fetch-sessions.js';
+import { pushSessions } from './remote/push-sessions.js';
+import type { PushResult } from './remote/push-sessions.js';
+import { resolveRemote } from './remote/remote.js';
+import type { AuthCallback, Remote } from './remote/remote.js';
+import { syncSession } from './remote/sync-session.js';
+import type { SyncResult } from './remote/sync-session.js';
+import type { SyncOptions, TransferOptions } from './remote/transfer-options.js';
+import { transport } from './remote/transport.js';
+
+/** The remote a repository fetches a session from when it is opened there first. */
+export interface Origin {
+  readonly remote: Remote;
+  readonly onAuth?: AuthCallback;
+}
+
+function defaultBackoff(attempt: number): number {
+  return Math.min(2000, 25 * 2 ** attempt) * (0.5 + Math.random());
+}
+
 /**
  * An open ctxgit repository: many sessions, their DAG and their ContextCommits, in one bare git repository.
  * Get one from {@link openRepo}.
@@ -61,12 +82,14 @@ export class Repo {
   readonly #host: SessionHost;
   readonly #summarizer: SessionSummarizer | undefined;
   readonly #catalogues = new CatalogueCache();
+  readonly #origin: Origin | undefined;
 
   /** @internal */
-  constructor(core: RepoCore, clock: Clock, summarizer?: SessionSummarizer) {
+  constructor(core: RepoCore, clock: Clock, summarizer?: SessionSummarizer, origin?: Origin) {
     this.#core = core;
     this.#clock = clock;
     this.#summarizer = summarizer;
+    this.#origin = origin;
     this.#host = {
       core,
       settingsFor: (session) => this.#open(session, {}),
@@ -164,7 +187,80 @@ export class Repo {
    * ```
    */
   async openSession(name: string, opts: SessionOptions = {}): Promise<Session> {
+    const origin = this.#origin;
+    if (origin !== undefined && (await this.#core.store.getSession(name)) === undefined) {
+      await this.fetch(origin.remote, { sessions: [name], ...(origin.onAuth === undefined ? {} : { onAuth: origin.onAuth }) });
+    }
     return new Session(this.#host, await this.#open(name, plainOptions<SessionOptions>(opts, 'opts', '{ rules?, clock?, … }')));
+  }
+
+  /**
+   * Pushes sessions to a git server through smart HTTP: each session's DAG ref first (with its commit index), then its
+   * config and other refs, last its context ref, each a compare-and-swap on the server (never forced). A turn is acknowledged once its push
+   * returned. Only refs the remote lacks or holds at an older commit are sent, with the objects it lacks.
+   *
+   * @param remote - the server, `{ url, headers?, name? }`
+   * @param opts - `sessions` (default: every session of this repository) and `onAuth`
+   * @returns the refs pushed, and those left alone because the remote holds a newer ContextCommit there
+   * @throws `RemoteConflictError` (retryable: another backend pushed first; call {@link Repo.sync}),
+   * `RemoteUnreachableError` (retryable: local work is kept), `RemoteAuthError`, `RemoteRejectedError`, `InvalidRemoteError`
+   * @example
+   * ```ts
+   * await repo.push({ url: 'https://git.example.com/ctx.git' }, { sessions: ['chat-42'], onAuth: () => ({ username: 'bot', password: token }) });
+   * ```
+   */
+  async push(remote: Remote, opts: TransferOptions = {}): Promise<PushResult> {
+    const t = transport(resolveRemote(remote), opts.onAuth);
+    return pushSessions(this.#core, t, opts.sessions ?? (await this.listSessions()));
+  }
+
+  /**
+   * Fetches sessions from a git server: only the refs of those sessions and the objects this repository lacks.
+   * Local DAG writes the remote lacks are kept: a session the remote moved meanwhile gets its pending nodes
+   * re-appended after the remote's head (same ids), and its next `commit()` re-commits them.
+   *
+   * @param remote - the server
+   * @param opts - `sessions` (default: every session the remote holds) and `onAuth`
+   * @returns the sessions fetched, those re-applied, the local refs that moved
+   * @throws `RemoteUnknownSessionError`, `RemoteUnreachableError`, `RemoteAuthError`, `InvalidRemoteError`, `CommitConflictError` (a local writer raced; retry)
+   * @example
+   * ```ts
+   * const { sessions } = await repo.fetch({ url: 'https://git.example.com/ctx.git' }, { sessions: ['chat-42'] });
+   * ```
+   */
+  async fetch(remote: Remote, opts: TransferOptions = {}): Promise<FetchResult> {
+    const t = transport(resolveRemote(remote), opts.onAuth);
+    return fetchSessions(this.#core, t, opts.sessions, this.#clock);
+  }
+
+  /**
+   * Makes a session's pending turn reach the remote, whoever else writes it: fetch, re-apply the pending nodes on top
+   * of the remote's (the DAG is append-only and node ids are unique, so nothing is lost or doubled), re-commit, push;
+   * again after a typed conflict, up to `maxAttempts` rounds. When it returns, the turn is acknowledged.
+   *
+   * @param remote - the server
+   * @param opts - the session, `onAuth`, `maxAttempts` (50), `backoff`, `sleep`, and the session options used to re-commit
+   * @returns what was pushed, the rounds it took and the conflicts met
+   * @throws `SyncExhaustedError` (retryable) after `maxAttempts` lost rounds; the errors of {@link Repo.push} but conflicts
+   * @example
+   * ```ts
+   * await s.append({ role: 'assistant', output: reply });
+   * const { conflicts } = await repo.sync(remote, { session: 'chat-42' });
+   * ```
+   */
+  async sync(remote: Remote, opts: SyncOptions): Promise<SyncResult> {
+    validateRefComponent(opts.session, 'session');
+    const t = transport(resolveRemote(remote), opts.onAuth);
+    const maxAttempts = opts.maxAttempts ?? 50;
+    if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) throw new InvalidOptionError('maxAttempts', maxAttempts, 'a whole number >= 1');
+    const policy = {
+      maxAttempts,
+      backoff: opts.backoff ?? defaultBackoff,
+      sleep: opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    };
+    return syncSession(this.#core, t, opts.session, policy, this.#clock, opts.ids, async (name) => {
+      await (await this.openSession(name, opts)).commit();
+    });
   }
 
   /**

@@ -16,6 +16,9 @@ import { showCommand } from './show.js';
 import { statsCommand } from './stats.js';
 import { verifyCommand } from './verify.js';
 
+import { pushCommand } from './push.js';
+import { cloneCommand, fetchCommand } from './fetch.js';
+
 /** Every subcommand, in the order `ctxgit --help` lists them. */
 export const COMMANDS: readonly ((io: CliIo) => Command)[] = [
   importCommand,
@@ -33,4 +36,7 @@ export const COMMANDS: readonly ((io: CliIo) => Command)[] = [
   verifyCommand,
   gcCommand,
   serveCommand,
+  pushCommand,
+  fetchCommand,
+  cloneCommand,
 ];

@@ -1,0 +1,45 @@
+import { GitArgumentError, GitError, GitIoError, RefConflictError } from './errors.js';
+import type { GitContext } from './git-context.js';
+import { errnoOf, unlinkQuietly, writeExclusive } from './internal/fs-ops.js';
+import { assertOid } from './internal/oid.js';
+import { assertRefName } from './internal/ref-name.js';
+import { readPackedRefs, readRefValue } from './internal/ref-io.js';
+
+/**
+ * Removes `ref` if and only if it now holds `expected`, under git's lock-file protocol (`<ref>.lock` created
+ * exclusively, the value checked under the lock, the loose file removed, the lock removed).
+ *
+ * @param ctx - the repository
+ * @param ref - the full name, `refs/...`
+ * @param expected - the oid the ref must hold now
+ * @throws {@link RefConflictError} (`E_GIT_REF_CONFLICT`) when another writer holds the lock or the ref moved;
+ * {@link GitArgumentError} when the ref is also in `packed-refs` (run `git pack-refs` tooling instead); {@link GitIoError}
+ * @example
+ * ```ts
+ * await deleteRef(ctx, 'refs/ctxgit-sync/work', await readRef(ctx, 'refs/ctxgit-sync/work'));
+ * ```
+ */
+export async function deleteRef(ctx: GitContext, ref: string, expected: string): Promise<void> {
+  assertRefName(ref);
+  assertOid('expected', expected);
+  const path = `${ctx.gitdir}/${ref}`;
+  const lock = `${path}.lock`;
+  try {
+    await writeExclusive(ctx, lock, Buffer.from(`${expected}\n`, 'latin1'));
+  } catch (err) {
+    if (errnoOf(err) === 'EEXIST') throw new RefConflictError(ref, 'locked', expected, null);
+    await unlinkQuietly(ctx, lock);
+    throw new GitIoError('lock', lock, err);
+  }
+  try {
+    const actual = await readRefValue(ctx, ref);
+    if (actual !== expected) throw new RefConflictError(ref, 'moved', expected, actual);
+    if ((await readPackedRefs(ctx)).has(ref)) throw new GitArgumentError('ref', `${ref} is in packed-refs; only loose refs are deleted`);
+    await ctx.fs.promises.unlink(path);
+  } catch (err) {
+    if (err instanceof GitError) throw err;
+    throw new GitIoError('unlink', path, err);
+  } finally {
+    await unlinkQuietly(ctx, lock);
+  }
+}
