@@ -4,17 +4,10 @@ import { readBlob } from '../../git/read-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';
 import { ITEMS_DIR, pathSafeKey } from '../../layout/item-path.js';
 import type { DagModel } from './check-dag.js';
+import type { CommitStart } from './commit-start.js';
 import type { Verifier } from './verifier.js';
 import { blobOid, guard, isRecord, parseJson, report } from './verifier.js';
 import { entryOf, leavesAt } from './walk-tree.js';
-
-/** Where the walk over ContextCommits starts, and what the starting ref promises about its commit. */
-export interface CommitStart {
-  readonly ref: string;
-  readonly oid: string;
-  /** For a commit-index entry: the commit's head node, and the sessions it may be of (the indexing session, or a session it was forked from). */
-  readonly expect?: { readonly sessions: readonly string[]; readonly headNodeId: string };
-}
 
 interface CheckedItem {
   readonly key: string;

@@ -5,7 +5,7 @@ import { readCommitObject } from '../../git/read-commit-object.js';
 import { listRefs } from '../../git/list-refs.js';
 import { readRef } from '../../git/read-ref.js';
 import { SESSIONS_PREFIX, sessionOfRef } from '../../refs.js';
-import type { CommitStart } from './check-commits.js';
+import type { CommitStart } from './commit-start.js';
 import type { Verifier } from './verifier.js';
 import { guard, isRecord, parseJson, report, sha1Hex } from './verifier.js';
 import { entryOf, leavesAt } from './walk-tree.js';

@@ -5,7 +5,7 @@ import { readBlob } from '../../git/read-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';
 import { readRef } from '../../git/read-ref.js';
 import { SESSIONS_PREFIX, sessionOfRefComponent } from '../../refs.js';
-import type { CommitStart } from './check-commits.js';
+import type { CommitStart } from './commit-start.js';
 import type { DagModel } from './check-dag.js';
 import type { Verifier } from './verifier.js';
 import { guard, isRecord, parseJson, report } from './verifier.js';
