@@ -24,10 +24,13 @@ const TOPIC_TITLES: Readonly<Record<string, string>> = {
   tokenize: 'Token counting',
   dag: 'DAG appends and branch views',
   viewer: 'Web viewer in Chromium: first paint and opening a commit, 10,000 calls against 100',
+  checkpointers: "Against LangGraph.js's checkpointers: a turn, cold start and bytes, SqliteSaver and MemorySaver",
 };
 
 /** What each speed topic measures and how to read its fields (the field docs of its result type, in short). */
 const TOPIC_NOTES: Readonly<Record<string, string>> = {
+  checkpointers:
+    "One chained corpus session grown turn by turn through ctxgit (`appendTurn` + `render`) on disk (fsync on, the default) and on memfs, against `SqliteSaver.put` (`@langchain/langgraph-checkpoint-sqlite` 1.0.4 with its defaults: WAL, synchronous NORMAL, no fsync per commit) and `MemorySaver.put` (`@langchain/langgraph-checkpoint` 1.2.2), one put per turn holding the message list, alternating turn by turn in one process. A saver thread is seeded with the state at turn N by one put. `diskOverSqlite` and `memfsOverMemory` divide medians (issue 17 asks ≤ 1.0 at 100 turns, disk ≤ 0.1 at 5,000). `coldStart`: a new repository object + `openSession` + `commit()` + `render` against a new SQLite connection + `getTuple` (asked: ≤ 0.2 at 10,000). `bytes`: the repository as automatic maintenance left it against the SQLite file after every turn's put (asked: ≤ 0.05 at 1,000). The bench builds better-sqlite3 from source once (the workspace does not run its install script).",
   viewer:
     'The viewer of `@ctxgit/viewer` over sessions of 100 and 10,000 model calls (the chained corpus, a commit before every call, a 32,000-token window) on memfs, served on loopback and opened in Debian\'s Chromium through playwright-core, each run in a fresh browser context, sizes alternating. `sessionPage`: navigation until the timeline rows and the occupancy ring are painted; `firstContentfulPaint`: the browser\'s own; `dag`: the DAG tab until its window of 40 nodes is drawn; `openCommit`: a click on the newest commit until its items are painted. `ratioLargestOver100` ≈ 1: the pages do not grow with the session (the API pages the timeline and windows the DAG).',
   dag: 'One `appendNode` and one `branchView` of HEAD on in-memory (`MemoryNodeStore`) sessions of 100, 1,000 and 10,000 nodes, medians and p95 after warm-up. `append10kOver100` ≈ 1: an append does not grow with the nodes before it. `viewPerDepth…` divides a branch view by the depth of HEAD\'s chain (≈ 1: a view costs its depth, not the session). The `…Min…` figures use the fastest run, less sensitive to other load on the machine.',

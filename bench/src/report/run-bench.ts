@@ -13,7 +13,7 @@ import { writeReport } from './write-report.js';
 import type { ReportFiles } from './write-report.js';
 
 /** The per-topic benchmark modules, in run order: `bench/src/<topic>.ts` exporting `run<Topic>Bench`. */
-export const TOPICS: readonly string[] = ['dag', 'tokenize', 'graph', 'pipeline', 'render', 'git', 'commit', 'tools', 'viewer', 'remote'];
+export const TOPICS: readonly string[] = ['dag', 'tokenize', 'graph', 'pipeline', 'render', 'git', 'commit', 'tools', 'viewer', 'remote', 'checkpointers'];
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
@@ -84,7 +84,7 @@ export async function runBench(options: RunBenchOptions): Promise<RunBenchOutcom
       const mod = await importTopic(topic);
       const run = mod[benchName(topic)];
       if (typeof run !== 'function') throw new Error(`bench/src/${topic}.ts does not export ${benchName(topic)}`);
-      const result: unknown = await (run as (o: { quick: boolean }) => Promise<unknown>)({ quick });
+      const result: unknown = await (run as (o: { quick: boolean; log: (line: string) => void }) => Promise<unknown>)({ quick, log });
       topics[topic] = { ok: true, durationMs: performance.now() - start, result: JSON.parse(JSON.stringify(result)) };
     } catch (e) {
       topics[topic] = { ok: false, durationMs: performance.now() - start, error: message(e) };

@@ -1,0 +1,297 @@
+/**
+ * ctxgit against LangGraph.js's checkpointers (issue 17): what a user would pick instead to keep a conversation's
+ * state. One chained corpus session grows turn by turn through ctxgit (`Session.appendTurn`: a turn's nodes and its
+ * commit in one write; `render` timed apart), on disk (fsync on, the default) and on memfs. At each size N the next
+ * `measured` turns are timed, alternating with `SqliteSaver.put` (`@langchain/langgraph-checkpoint-sqlite`, its
+ * defaults: WAL, synchronous NORMAL) and `MemorySaver.put` of the same state — one `put` per turn holding the
+ * message list, as a LangGraph agent's messages channel does (plain `{ role, content }` objects, lighter than
+ * serialized LangChain messages). A saver's thread is seeded with the state at turn N by one `put` (a put writes the
+ * whole state, whatever came before it). Also: bytes on disk after `bytesAt` turns, every turn `put` for the saver
+ * (after a WAL checkpoint) and ctxgit's repository as its automatic maintenance left it; and the cold start of the
+ * session at each size — a new `openRepo` + `openSession` + `commit()` with nothing new + `render`, against a new
+ * connection + `SqliteSaver.getTuple` — alternating, medians.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/checkpointers.ts [--quick]`
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { openRepo } from '@ctxgit/commit';
+import type { Session } from '@ctxgit/commit';
+import type { BatchNodeInput, TranscriptEntry } from '@ctxgit/dag';
+import { render } from '@ctxgit/render';
+import { MemorySaver } from '@langchain/langgraph-checkpoint';
+import type { BaseCheckpointSaver, Checkpoint } from '@langchain/langgraph-checkpoint';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { chainCorpus, entryInput, prefix } from './commit.js';
+import { loadBetterSqlite3 } from './native-sqlite.js';
+import { median } from './stats.js';
+
+/** Per-turn figures at one session length; milliseconds. */
+export interface CheckpointerTurnRow {
+  readonly turns: number;
+  readonly measured: number;
+  /** ctxgit on disk: append + commit (`appendTurn`: the turn's nodes and its commit in one write). */
+  readonly ctxgitDisk: Percentiles;
+  /** `render` of the commit to an OpenAI Chat body, not counted above. */
+  readonly renderMedianMs: number;
+  readonly sqlitePut: Percentiles;
+  /** ctxgit disk ÷ SqliteSaver put, medians. */
+  readonly diskOverSqlite: number;
+  readonly ctxgitMemfs: Percentiles;
+  readonly memoryPut: Percentiles;
+  /** ctxgit memfs ÷ MemorySaver put, medians. */
+  readonly memfsOverMemory: number;
+  /** Items in the commit the last measured turn produced. */
+  readonly items: number;
+  /** Messages in the saver's state at the last measured turn. */
+  readonly messages: number;
+}
+
+/** Median, p95 and p99 (nearest rank), milliseconds. */
+export interface Percentiles {
+  readonly median: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
+/** A fresh process's first request of the session: medians, milliseconds. */
+export interface ColdStartRow {
+  readonly turns: number;
+  readonly runs: number;
+  /** `openRepo` + `openSession` + `commit()` (nothing new) + `render`. */
+  readonly ctxgitMs: number;
+  /** A new connection + `SqliteSaver.getTuple` of the thread. */
+  readonly sqliteGetTupleMs: number;
+  readonly ratio: number;
+}
+
+/** Result of {@link runCheckpointersBench}. */
+export interface CheckpointersBenchResult {
+  readonly quick: boolean;
+  readonly versions: { readonly langgraphCheckpoint: string; readonly checkpointSqlite: string };
+  readonly turnRows: readonly CheckpointerTurnRow[];
+  readonly coldStart: readonly ColdStartRow[];
+  readonly bytes: { readonly turns: number; readonly ctxgitBytes: number; readonly sqliteBytes: number; readonly ratio: number };
+  readonly notes: readonly string[];
+}
+
+const WINDOW = 32_000;
+const MODEL = 'openai:gpt-4o';
+
+const ratio = (a: number, b: number): number => Number((a / b).toFixed(3));
+
+function percentiles(xs: readonly number[]): Percentiles {
+  const s = [...xs].sort((a, b) => a - b);
+  const rank = (q: number): number => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
+  return { median: median(xs), p95: rank(0.95), p99: rank(0.99) };
+}
+
+function treeBytes(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    n += st.isDirectory() ? treeBytes(p) : st.size;
+  }
+  return n;
+}
+
+/** A LangGraph messages channel entry for a transcript entry. */
+function message(e: TranscriptEntry): Record<string, unknown> {
+  return { role: e.role, content: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { tool_input: e.input }) };
+}
+
+/** The saver side: a thread whose state is the message list, one `put` per turn. */
+class Thread {
+  #parent: string | undefined;
+  #step = 0;
+  constructor(
+    readonly saver: BaseCheckpointSaver,
+    readonly id: string,
+  ) {}
+
+  async put(messages: readonly Record<string, unknown>[]): Promise<void> {
+    const step = ++this.#step;
+    const checkpoint: Checkpoint = {
+      v: 4,
+      id: String(step).padStart(12, '0'),
+      ts: new Date(1_700_000_000_000 + step * 1000).toISOString(),
+      channel_values: { messages },
+      channel_versions: { messages: step },
+      versions_seen: {},
+    };
+    const config = { configurable: { thread_id: this.id, checkpoint_ns: '', ...(this.#parent === undefined ? {} : { checkpoint_id: this.#parent }) } };
+    await this.saver.put(config, checkpoint, { source: 'loop', step, parents: {} }, { messages: step });
+    this.#parent = checkpoint.id;
+  }
+}
+
+interface Grower {
+  readonly session: Session;
+  /** Transcript index → node id. */
+  readonly ids: Map<number, string>;
+  next: number;
+  items: number;
+  /** `render` of each turn's commit, kept apart from the append + commit. */
+  renderMs: number[];
+}
+
+async function growOnce(g: Grower, entries: readonly TranscriptEntry[], call: number): Promise<number> {
+  const inputs: BatchNodeInput[] = [];
+  const at = new Map<number, number>();
+  for (; g.next < call; g.next++) {
+    const e = entries[g.next] as TranscriptEntry;
+    const caller = e.caller === undefined ? undefined : (at.get(e.caller) ?? g.ids.get(e.caller));
+    at.set(g.next, inputs.length);
+    inputs.push(entryInput(e, caller));
+  }
+  const a = performance.now();
+  const { nodes, commit } = await g.session.appendTurn(inputs);
+  const b = performance.now();
+  render(commit, { provider: 'openai-chat' });
+  g.renderMs.push(performance.now() - b);
+  for (const [i, k] of at) g.ids.set(i, (nodes[k] as { id: string }).id);
+  g.items = commit.items.length;
+  return b - a;
+}
+
+/**
+ * Runs the checkpointer comparison.
+ *
+ * @param opts - `quick`: sizes 100 and 1,000, 20 measured turns, bytes at 300 turns, 3 cold starts; else sizes
+ *   100, 1,000, 5,000 and 10,000, 50 measured turns, bytes at 1,000 turns, 5 cold starts; `log` for progress
+ * @returns the figures
+ * @example
+ * ```ts
+ * const r = await runCheckpointersBench({ quick: true });
+ * ```
+ */
+export async function runCheckpointersBench(opts: { readonly quick: boolean; readonly log?: (line: string) => void }): Promise<CheckpointersBenchResult> {
+  const log = opts.log ?? ((): void => undefined);
+  const sizes = opts.quick ? [100, 1000] : [100, 1000, 5000, 10_000];
+  const measured = opts.quick ? 20 : 50;
+  const bytesAt = opts.quick ? 300 : 1000;
+  const coldRuns = opts.quick ? 3 : 5;
+  const Database = loadBetterSqlite3(log);
+  const last = (sizes.at(-1) as number) + measured;
+  const chain = await chainCorpus(last + 2);
+  const messages = chain.entries.map(message);
+  const upTo = (turn: number): Record<string, unknown>[] => messages.slice(0, (chain.calls[turn - 1] as number) + 1);
+  const base = mkdtempSync(join(tmpdir(), 'ctxgit-bench-checkpointers-'));
+  try {
+    let t = 1_700_000_000_000;
+    const clock = (): number => (t += 1000);
+    const diskDir = join(base, 'ctx.git');
+    const disk = await openRepo({ dir: diskDir, clock });
+    const mem = await openRepo({ memory: true, clock });
+    const start = prefix(chain, 1);
+    const growers: Grower[] = [];
+    for (const repo of [disk, mem]) {
+      const session = await repo.importSession('bench', start, { model: MODEL, window: WINDOW, clock });
+      await session.commit();
+      growers.push({ session, ids: new Map([[start.head as number, (await session.head()) as string]]), next: (start.head as number) + 1, items: 0, renderMs: [] });
+    }
+    const [gDisk, gMem] = growers as [Grower, Grower];
+    const bytesDb = new Database(join(base, 'bytes.sqlite'));
+    const bytesThread = new Thread(new SqliteSaver(bytesDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
+    await bytesThread.put(upTo(1));
+    let bytes: CheckpointersBenchResult['bytes'] | undefined;
+    const turnRows: CheckpointerTurnRow[] = [];
+    const coldStart: ColdStartRow[] = [];
+    let turn = 1;
+    const advance = async (): Promise<{ disk: number; mem: number }> => {
+      turn++;
+      const call = chain.calls[turn - 1] as number;
+      const d = await growOnce(gDisk, chain.entries, call);
+      const m = await growOnce(gMem, chain.entries, call);
+      if (turn <= bytesAt) await bytesThread.put(upTo(turn));
+      if (turn === bytesAt) {
+        (bytesDb as { pragma(s: string): unknown }).pragma('wal_checkpoint(TRUNCATE)');
+        const sqliteBytes = ['bytes.sqlite', 'bytes.sqlite-wal'].reduce((n, f) => n + (readdirSync(base).includes(f) ? statSync(join(base, f)).size : 0), 0);
+        const ctxgitBytes = treeBytes(diskDir);
+        bytes = { turns: bytesAt, ctxgitBytes, sqliteBytes, ratio: ratio(ctxgitBytes, sqliteBytes) };
+        log(`checkpointers: bytes at ${bytesAt} turns: ctxgit ${ctxgitBytes}, SqliteSaver ${sqliteBytes}`);
+      }
+      return { disk: d, mem: m };
+    };
+    for (const size of sizes) {
+      while (turn < size) await advance();
+      log(`checkpointers: ${size} turns reached`);
+      const sqliteFile = join(base, `put-${size}.sqlite`);
+      const sqliteDb = new Database(sqliteFile);
+      const sqlite = new Thread(new SqliteSaver(sqliteDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
+      const memory = new Thread(new MemorySaver(), 'bench');
+      await sqlite.put(upTo(size));
+      await memory.put(upTo(size));
+      gDisk.renderMs.length = 0;
+      const times = { disk: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[] };
+      for (let k = 0; k < measured; k++) {
+        const ours = await advance();
+        times.disk.push(ours.disk);
+        times.mem.push(ours.mem);
+        const state = upTo(turn);
+        let a = performance.now();
+        await sqlite.put(state);
+        times.sqlite.push(performance.now() - a);
+        a = performance.now();
+        await memory.put(state);
+        times.memory.push(performance.now() - a);
+      }
+      const row: CheckpointerTurnRow = {
+        turns: size,
+        measured,
+        ctxgitDisk: percentiles(times.disk),
+        renderMedianMs: median(gDisk.renderMs),
+        sqlitePut: percentiles(times.sqlite),
+        diskOverSqlite: ratio(median(times.disk), median(times.sqlite)),
+        ctxgitMemfs: percentiles(times.mem),
+        memoryPut: percentiles(times.memory),
+        memfsOverMemory: ratio(median(times.mem), median(times.memory)),
+        items: gDisk.items,
+        messages: upTo(turn).length,
+      };
+      turnRows.push(row);
+      const cold = { ctxgit: [] as number[], sqlite: [] as number[] };
+      (sqliteDb as { close(): void }).close();
+      for (let k = 0; k < coldRuns; k++) {
+        let a = performance.now();
+        const repo = await openRepo({ dir: diskDir, clock });
+        const s = await repo.openSession('bench');
+        render(await s.commit(), { provider: 'openai-chat' });
+        cold.ctxgit.push(performance.now() - a);
+        a = performance.now();
+        const db = new Database(sqliteFile);
+        const tuple = await new SqliteSaver(db as ConstructorParameters<typeof SqliteSaver>[0]).getTuple({ configurable: { thread_id: 'bench' } });
+        if (tuple === undefined) throw new Error('SqliteSaver lost the thread');
+        cold.sqlite.push(performance.now() - a);
+        (db as { close(): void }).close();
+      }
+      coldStart.push({ turns: size, runs: coldRuns, ctxgitMs: median(cold.ctxgit), sqliteGetTupleMs: median(cold.sqlite), ratio: ratio(median(cold.ctxgit), median(cold.sqlite)) });
+      log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite}, memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}`);
+    }
+    (bytesDb as { close(): void }).close();
+    if (bytes === undefined) throw new Error(`the run stopped before ${bytesAt} turns`);
+    return {
+      quick: opts.quick,
+      versions: { langgraphCheckpoint: '1.2.2', checkpointSqlite: '1.0.4' },
+      turnRows,
+      coldStart,
+      bytes,
+      notes: [
+        'One process; the contenders alternate turn by turn. ctxgit grows the session turn by turn; a saver thread is seeded with the state at turn N by one put (a put writes the whole state).',
+        'SqliteSaver with its defaults (better-sqlite3: WAL, synchronous NORMAL, which does not fsync each commit); ctxgit with its default fsync on.',
+        "Cold start runs in this process with a new repository object and a new SQLite connection; the OS page cache is warm for both.",
+      ],
+    };
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const r = await runCheckpointersBench({ quick: process.argv.includes('--quick'), log: (l) => process.stderr.write(`${l}\n`) });
+  process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+}
