@@ -1,8 +1,11 @@
 /**
  * Storage benchmark (issue 17): the chained corpus session on disk, one write per turn (`appendTurn`: the reply of
  * the previous call, its tool results and the next messages, plus the commit), at 100 and 1,000 turns (quick: 100).
- * Reported per size: a turn's median / p95 / p99, files and objects written per turn, and the repository's bytes
- * against what `git gc` packs the same repository into. Not wired into `pnpm bench` yet.
+ * Reported per size: a turn's median / p95 / p99, the fold turns against the median, the items a turn walks (the
+ * live list its rules, totals, render and tree writes work on, plus the turn's new items), files and objects
+ * written per turn, the repository's bytes against what `git gc` packs the same repository into, and a cold start:
+ * a fresh repository object opens the session, finds its latest commit and renders it, counting the objects it
+ * reads from storage (`onObjectRead`). Topic `storage` of `pnpm bench`.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/storage.ts [--quick]`
  */
@@ -25,6 +28,17 @@ export interface StorageBenchRow {
   readonly turnMedianMs: number;
   readonly turnP95Ms: number;
   readonly turnP99Ms: number;
+  /** Measured turns that folded, and the slowest of them over the median turn (0 when none folded). */
+  readonly foldTurns: number;
+  readonly foldTurnOverMedian: number;
+  /** Items a turn walks: its parent's live list plus its new items; median and largest over the measured turns. */
+  readonly itemsWalkedMedian: number;
+  readonly itemsWalkedMax: number;
+  /** Items behind the summaries at the end (never walked by a turn). */
+  readonly foldedItems: number;
+  /** Cold start: objects read from storage by a fresh repository object to open the session, find its commit and render it. */
+  readonly coldStartObjectsRead: number;
+  readonly coldStartMs: number;
   /** New files under `objects/` per measured turn (packs and indexes; rolled-up packs replace others). */
   readonly filesPerTurn: number;
   /** Objects written per measured turn (objects in the repository after, minus before). */
@@ -89,13 +103,31 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
       render(commit, { provider: 'openai-chat' });
       const ms = performance.now() - a;
       for (const [i, k] of at) ids.set(i, (nodes[k] as { id: string }).id);
+      walked.push(live + inputs.length);
+      live = commit.items.length;
+      folded.push(commit.summary.folded > 0);
       return ms;
     };
+    let live = (await s.commit()).items.length;
+    const walked: number[] = [];
+    const folded: boolean[] = [];
     for (let k = 0; k < 2; k++) await turnOnce(chain.calls[turns + k] as number);
+    walked.length = 0;
+    folded.length = 0;
     const filesBefore = dirFiles(join(gitdir, 'objects'));
     const objectsBefore = objectCount(gitdir);
     const times: number[] = [];
     for (let k = 0; k < measured; k++) times.push(await turnOnce(chain.calls[turns + 2 + k] as number));
+    const foldTimes = times.filter((_, k) => folded[k] === true);
+    // Cold start: a fresh repository object (empty caches) opens the session, finds the latest commit, renders it.
+    let read = 0;
+    const c0 = performance.now();
+    const cold = await openRepo({ dir: gitdir, clock, fsync: false, onObjectRead: () => void read++ });
+    const latest = await (await cold.openSession('bench')).commit();
+    render(latest, { provider: 'openai-chat' });
+    const coldStartMs = performance.now() - c0;
+    const coldStartObjectsRead = read;
+    const latestFolded = Number(/(\d+) summarized/u.exec((await s.log({ limit: 1 }))[0]?.message ?? '')?.[1] ?? 0);
     const filesAfter = dirFiles(join(gitdir, 'objects'));
     const added = [...filesAfter.keys()].filter((f) => !filesBefore.has(f)).length;
     const repoBytes = [...filesAfter.values()].reduce((n, x) => n + x, 0);
@@ -111,6 +143,13 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
       turnMedianMs: median(times),
       turnP95Ms: nearestRank(times, 0.95),
       turnP99Ms: nearestRank(times, 0.99),
+      foldTurns: foldTimes.length,
+      foldTurnOverMedian: foldTimes.length === 0 ? 0 : Number((Math.max(...foldTimes) / median(times)).toFixed(2)),
+      itemsWalkedMedian: median(walked),
+      itemsWalkedMax: Math.max(...walked),
+      foldedItems: latestFolded,
+      coldStartObjectsRead,
+      coldStartMs,
       filesPerTurn: added / measured,
       objectsPerTurn: (objects - objectsBefore) / measured,
       repoBytes,
@@ -141,10 +180,12 @@ export async function runStorageBench(opts: { readonly quick: boolean }): Promis
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await runStorageBench({ quick: process.argv.includes('--quick') });
-  process.stdout.write('turns | measured | turn median ms | p95 | p99 | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n');
+  process.stdout.write(
+    'turns | measured | turn median ms | p95 | p99 | fold turns | slowest fold / median | items walked median | max | folded items | cold start objects read | cold start ms | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n',
+  );
   for (const r of rows) {
     process.stdout.write(
-      `${[r.turns, r.measured, r.turnMedianMs.toFixed(2), r.turnP95Ms.toFixed(2), r.turnP99Ms.toFixed(2), r.filesPerTurn.toFixed(2), r.objectsPerTurn.toFixed(1), r.repoBytes, r.gitGcBytes, r.repoOverGitGc, r.packs].join(' | ')}\n`,
+      `${[r.turns, r.measured, r.turnMedianMs.toFixed(2), r.turnP95Ms.toFixed(2), r.turnP99Ms.toFixed(2), r.foldTurns, r.foldTurnOverMedian, r.itemsWalkedMedian, r.itemsWalkedMax, r.foldedItems, r.coldStartObjectsRead, r.coldStartMs.toFixed(0), r.filesPerTurn.toFixed(2), r.objectsPerTurn.toFixed(1), r.repoBytes, r.gitGcBytes, r.repoOverGitGc, r.packs].join(' | ')}\n`,
     );
   }
 }

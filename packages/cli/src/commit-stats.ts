@@ -39,7 +39,17 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
     if (tokenizer === undefined) tokenizers.set(encoding, (tokenizer = await loadTokenizer(encoding)));
     let full = 0;
     for (const item of c.items) {
-      if (item.state === 'summary') continue;
+      if (item.state === 'summary') {
+        // The originals behind a summary live under it (not in the live list): read once per summary.
+        let t = fullOf.get(item.key);
+        if (t === undefined) {
+          t = 0;
+          for (const o of (await (await repo.openSession(c.session)).expand(item.key, { commit: c.id })).originals) t += itemFromNode(o.node, tokenizer).tokens;
+          fullOf.set(item.key, t);
+        }
+        full += t;
+        continue;
+      }
       let t = fullOf.get(item.sourceNodeId);
       if (t === undefined) {
         const node = (await repo.store.forSession(c.session).getNode(item.sourceNodeId)) ?? (await repo.store.getNode(item.sourceNodeId));
@@ -57,7 +67,7 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
       fullTokens: full,
       window: c.window,
       occupancy: round(c.totalTokens / c.window),
-      states: stateCounts(c.items),
+      states: stateCounts(c.items, c.foldedItems),
       summary: c.summary,
       prefixMessages: p?.messages ?? 0,
       prefixShare: p === undefined ? null : round(p.totalBytes[0] === 0 ? 1 : p.bytes / p.totalBytes[0]),

@@ -6,9 +6,9 @@ export type StateCounts = { readonly [S in ItemState]: number };
 /** The item states in the order they tighten, summaries last. */
 export const STATES: readonly ItemState[] = ['full', 'aged', 'cleared', 'summarized', 'summary'];
 
-/** Counts the items of a commit by state. */
-export function stateCounts(items: readonly ContextItem[]): StateCounts {
-  const c = { full: 0, aged: 0, cleared: 0, summarized: 0, summary: 0 };
+/** Counts the items of a commit by state: its live items, and the `folded` ones under its summaries as `summarized`. */
+export function stateCounts(items: readonly ContextItem[], folded = 0): StateCounts {
+  const c = { full: 0, aged: 0, cleared: 0, summarized: folded, summary: 0 };
   for (const item of items) c[item.state] += 1;
   return c;
 }

@@ -20,6 +20,7 @@ interface Shown {
   headNodeId: string;
   totalTokens: number;
   items: { key: string; state: string; role: string; tokens: number; reason: string }[];
+  foldedItems?: number;
 }
 
 let repo: string;
@@ -39,7 +40,8 @@ beforeAll(async () => {
 });
 
 const counts = (c: Shown): Record<string, number> => {
-  const n: Record<string, number> = { full: 0, aged: 0, cleared: 0, summarized: 0, summary: 0 };
+  // The live items, and the items folded under their summaries as summarized.
+  const n: Record<string, number> = { full: 0, aged: 0, cleared: 0, summarized: c.foldedItems ?? 0, summary: 0 };
   for (const it of c.items) n[it.state] = (n[it.state] ?? 0) + 1;
   return n;
 };
@@ -105,9 +107,13 @@ describe('ctxgit show / render / diff', () => {
     expect(d.tokens).toEqual([a.totalTokens, b.totalTokens]);
     const before = new Map(a.items.map((it) => [it.key, it]));
     const changedState = b.items.filter((it) => before.get(it.key)?.state !== it.state);
-    expect(d.changes.filter((c) => c.from !== c.to).map((c) => [c.key, c.from, c.to, c.reason])).toEqual(
-      changedState.map((it) => [it.key, before.get(it.key)?.state ?? null, it.state, it.reason]),
-    );
+    // Folded items leave b's live list: they come after, as folded into one of b's summaries.
+    const live = new Set(b.items.map((it) => it.key));
+    const folded = a.items.filter((it) => !live.has(it.key));
+    expect(d.changes.filter((c) => c.from !== c.to).map((c) => [c.key, c.from, c.to, c.reason])).toEqual([
+      ...changedState.map((it) => [it.key, before.get(it.key)?.state ?? null, it.state, it.reason]),
+      ...folded.map((it) => [it.key, it.state, 'summarized', 'folded']),
+    ]);
     expect(d.changes.some((c) => c.from === 'full' && c.to === 'summarized' && c.reason === 'folded')).toBe(true);
     expect(d.changes.some((c) => c.from === null && c.to === 'summary')).toBe(true);
     const text = await run(['diff', a.id.slice(0, 8), b.id.slice(0, 8), '--repo', repo]);

@@ -13,6 +13,7 @@ export interface CommitMessageInput {
   readonly totalTokens: number;
   /** Items per state, and in all. */
   readonly counts: StateCounts;
+  /** Live items (the counts add the folded ones, `summarized`). */
   readonly itemCount: number;
   readonly summary: CommitSummary;
   /** Sessions merged by this commit, with their terminal commits. */
@@ -31,8 +32,8 @@ export function commitMessage(m: CommitMessageInput): string {
     `${m.session} turn ${m.turn}: +${s.added} ${plural(s.added, 'item')}, ${s.aged} aged, ${s.cleared} cleared, ${s.folded} folded; ` +
     `${m.totalTokens} tokens (${share}% of ${m.window})`;
   const body = [
-    `${m.itemCount} ${plural(m.itemCount, 'item')}: ${STATES.map((st) => `${m.counts[st]} ${st}`).join(', ')}.`,
-    `Unchanged prefix: ${s.firstChangedIndex} of ${m.itemCount} items are as in the parent commit.`,
+    `${m.itemCount + m.counts.summarized} ${plural(m.itemCount + m.counts.summarized, 'item')}: ${STATES.map((st) => `${m.counts[st]} ${st}`).join(', ')}.`,
+    `Unchanged prefix: ${s.firstChangedIndex} of ${m.itemCount} live items are as in the parent commit.`,
     `Model: ${m.model}, window ${m.window} tokens.`,
   ];
   if (m.merged.length > 0) body.push(`Merges: ${m.merged.map((p) => `${p.session} at ${p.commit.slice(0, 12)}`).join(', ')}.`);

@@ -1,7 +1,7 @@
 import type { CommitSummary } from './context-commit.js';
 
 /** Version of the commit tree layout, stored in `meta.json`. */
-export const LAYOUT_FORMAT = 1;
+export const LAYOUT_FORMAT = 2;
 
 /** Name of the metadata blob at the root of a ContextCommit's tree. */
 export const META_FILE = 'meta.json';
@@ -19,7 +19,10 @@ export interface CommitMeta {
   readonly historyBudget: number;
   readonly totalTokens: number;
   readonly historyTokens: number;
+  /** Live items: the blobs under `items/` (what the model sees). */
   readonly itemCount: number;
+  /** Items folded under the live summaries, at every depth (`summarized`). */
+  readonly foldedItems: number;
   readonly createdAt: number;
   readonly summary: CommitSummary;
 }
@@ -36,7 +39,7 @@ export function parseCommitMeta(text: string): CommitMeta | string {
   const m = value as Record<string, unknown>;
   if (m['format'] !== LAYOUT_FORMAT) return `unsupported layout format ${String(m['format'])}`;
   for (const k of ['session', 'headNodeId', 'rulesVersion', 'model']) if (typeof m[k] !== 'string') return `meta.json lacks ${k}`;
-  for (const k of ['turn', 'window', 'historyBudget', 'totalTokens', 'historyTokens', 'itemCount', 'createdAt']) if (typeof m[k] !== 'number') return `meta.json lacks ${k}`;
+  for (const k of ['turn', 'window', 'historyBudget', 'totalTokens', 'historyTokens', 'itemCount', 'foldedItems', 'createdAt']) if (typeof m[k] !== 'number') return `meta.json lacks ${k}`;
   if (typeof m['summary'] !== 'object' || m['summary'] === null) return 'meta.json lacks summary';
   return value as CommitMeta;
 }

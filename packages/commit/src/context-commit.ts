@@ -25,7 +25,10 @@ export interface ContextCommit {
   /** The context window in tokens. */
   readonly window: number;
   readonly totalTokens: number;
+  /** The live list: what the model sees (`full`, `aged`, `cleared`, `summary` items), in order. */
   readonly items: readonly ContextItem[];
+  /** Items folded under the live summaries, at every depth (read them with `Session.expand`). @defaultValue 0 */
+  readonly foldedItems?: number;
   readonly summary: CommitSummary;
   /** Milliseconds since the epoch, from the injected clock. */
   readonly createdAt: number;

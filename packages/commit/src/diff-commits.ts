@@ -11,7 +11,7 @@ export interface ItemChange {
   readonly to: string | null;
   readonly tokensFrom: number | null;
   readonly tokensTo: number | null;
-  /** Why the item is in its new state: the rule's `reason`, or `not in the newer commit`. */
+  /** Why the item is in its new state: the rule's `reason`, `folded` (into a summary of the newer commit), or `not in the newer commit`. */
   readonly reason: string;
 }
 
@@ -21,7 +21,10 @@ export interface CommitDiff {
   readonly b: string;
   /** Total tokens of `a` and of `b`. */
   readonly tokens: readonly [number, number];
-  /** Items of `b` that are new or differ from `a` (in `b`'s order), then the items of `a` that `b` lacks. */
+  /**
+   * Items of `b` that are new or differ from `a` (in `b`'s order), then the items of `a` that `b`'s live list lacks:
+   * folded into one of its summaries (`to: 'summarized'`, reason `folded`), or gone.
+   */
   readonly changes: readonly ItemChange[];
 }
 
@@ -50,8 +53,12 @@ export function diffCommits(a: ContextCommit, b: ContextCommit): CommitDiff {
     if (old !== undefined && same(old, it)) continue;
     changes.push({ key: it.key, role: it.role, from: old?.state ?? null, to: it.state, tokensFrom: old?.tokens ?? null, tokensTo: it.tokens, reason: it.reason });
   }
+  const foldedBy = new Map<string, string>();
+  for (const it of b.items) if (it.folded !== undefined && !before.has(it.key)) for (const k of it.folded) foldedBy.set(k, it.key);
   for (const it of a.items) {
-    if (!after.has(it.key)) changes.push({ key: it.key, role: it.role, from: it.state, to: null, tokensFrom: it.tokens, tokensTo: null, reason: 'not in the newer commit' });
+    if (after.has(it.key)) continue;
+    if (foldedBy.has(it.key)) changes.push({ key: it.key, role: it.role, from: it.state, to: 'summarized', tokensFrom: it.tokens, tokensTo: 0, reason: 'folded' });
+    else changes.push({ key: it.key, role: it.role, from: it.state, to: null, tokensFrom: it.tokens, tokensTo: null, reason: 'not in the newer commit' });
   }
   return { a: a.id, b: b.id, tokens: [a.totalTokens, b.totalTokens], changes };
 }

@@ -1,6 +1,6 @@
 import type { Node } from '@ctxgit/dag';
 import { MissingNodeError } from '@ctxgit/dag';
-import type { PipelineInput } from '@ctxgit/rules';
+import type { ContextItem, PipelineInput } from '@ctxgit/rules';
 import { canonicalJson } from './canonical-json.js';
 import { LAYOUT_FORMAT } from './commit-meta.js';
 import type { CommitMeta } from './commit-meta.js';
@@ -23,6 +23,7 @@ import type { StoredCommit } from './stored-commit.js';
 import { holdsNode } from './stored-commit.js';
 import { writeStoredCommit } from './write-stored-commit.js';
 import { inPlaceChanges } from './layout/in-place-changes.js';
+import { loadFolds } from './layout/fold-tree.js';
 import { carryStates, countStates } from './layout/state-counts.js';
 import type { PinRecord } from './pins/pin-record.js';
 import { pinRecordOf } from './pins/pin-record.js';
@@ -112,7 +113,14 @@ export async function buildLatestCommit(core: RepoCore, s: SessionSettings, dag:
     }
   }
   const now = s.clock();
-  const { result, notes } = await runTurnPipeline(core.store, base?.commit.items ?? [], inputs, pins, s, now);
+  // A fold that absorbs a summary of the base reads what that summary folded (only then: the live list is the input).
+  const loadFolded = async (key: string, into: Map<string, readonly ContextItem[]>): Promise<boolean> => {
+    const tree = base?.foldTrees.get(key);
+    if (tree === undefined) return false;
+    await loadFolds(core.git, key, tree, into);
+    return true;
+  };
+  const { result, notes } = await runTurnPipeline(core.store, base?.commit.items ?? [], inputs, pins, s, now, loadFolded);
   const r = result.report;
   const summary = { added: r.added, aged: r.aged, cleared: r.cleared, folded: r.folded, firstChangedIndex: result.firstChangedIndex };
   const meta: CommitMeta = {
@@ -127,16 +135,25 @@ export async function buildLatestCommit(core: RepoCore, s: SessionSettings, dag:
     totalTokens: result.totalTokens,
     historyTokens: result.historyTokens,
     itemCount: result.items.length,
+    foldedItems: (base?.counts.summarized ?? 0) + foldedNow(result.folds),
     createdAt: now,
     summary,
   };
-  const changed = base === null ? undefined : (result.changedPositions ?? inPlaceChanges(base.commit.items, result.items));
-  const counts = base !== null && changed !== undefined ? carryStates(base.counts, base.commit.items, result.items, changed) : countStates(result.items);
+  const changed = base === null || result.folds.size > 0 ? undefined : (result.changedPositions ?? inPlaceChanges(base.commit.items, result.items));
+  const counts =
+    base !== null && changed !== undefined ? carryStates(base.counts, base.commit.items, result.items, changed) : { ...countStates(result.items), summarized: meta.foldedItems };
   const message = commitMessage({ ...meta, counts, merged, notes });
   const tools = await nextCommitTools(core.git, s.name, s, base?.commit, inputs);
-  const stored = await writeStoredCommit(core.git, { base, items: result.items, changed, counts, origins, meta, parents, message, ...(tools === undefined ? {} : { tools }) });
+  const stored = await writeStoredCommit(core.git, { base, items: result.items, folds: result.folds, changed, counts, origins, meta, parents, message, ...(tools === undefined ? {} : { tools }) });
   remember(core, stored);
   return { stored, head: rec.head, isNew: true, indexed };
+}
+
+/** Items that became `summarized` on this run: every list of the run's folds (a summary absorbed on it included). */
+function foldedNow(folds: ReadonlyMap<string, readonly ContextItem[]>): number {
+  let n = 0;
+  for (const list of folds.values()) n += list.length;
+  return n;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Node } from '@ctxgit/dag';
-import { foldedOriginals } from '@ctxgit/rules';
 import { canonicalJson } from './canonical-json.js';
 import { UnknownItemError, VerificationError } from './errors.js';
 import type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 import { readBlob } from './git/read-blob.js';
+import { readFoldTree, type FoldedEntry } from './layout/fold-tree.js';
 import type { RepoCore } from './repo-core.js';
 import type { StoredCommit } from './stored-commit.js';
 
@@ -12,20 +12,47 @@ function blobOid(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
+/** The tree of what summary `key` folded: a live summary's, or (searched through the live summaries' trees) a nested one's. */
+async function treeOf(core: RepoCore, stored: StoredCommit, key: string): Promise<string> {
+  const live = stored.foldTrees.get(key);
+  if (live !== undefined) return live;
+  const item = stored.entries.get(key)?.item;
+  if (item !== undefined) throw new UnknownItemError(key, stored.commit.id, `it is ${item.state}, not a summary`);
+  const queue = [...stored.foldTrees.values()];
+  for (let tree = queue.shift(); tree !== undefined; tree = queue.shift()) {
+    for (const e of await readFoldTree(core.git, tree)) {
+      if (e.item.key === key) {
+        if (e.tree === undefined) throw new UnknownItemError(key, stored.commit.id, `it is ${e.item.state}, not a summary`);
+        return e.tree;
+      }
+      if (e.tree !== undefined) queue.push(e.tree);
+    }
+  }
+  throw new UnknownItemError(key, stored.commit.id, 'no item with this key');
+}
+
+/** The originals under a summary's tree, in order, descending through the summaries it folded. */
+async function originalsUnder(core: RepoCore, stored: StoredCommit, summary: string, tree: string): Promise<FoldedEntry[]> {
+  const out: FoldedEntry[] = [];
+  for (const e of await readFoldTree(core.git, tree)) {
+    if (e.tree !== undefined) out.push(...(await originalsUnder(core, stored, e.item.key, e.tree)));
+    else if (e.item.folded !== undefined) throw new UnknownItemError(e.item.key, stored.commit.id, `a summary folded by ${summary}, but without the tree of what it folded`);
+    else out.push(e);
+  }
+  return out;
+}
+
 /**
- * The originals a summary folded (through the summaries it absorbed), read from the DAG by the blob oids recorded
- * with them; every blob is re-hashed and compared with the DAG store's copy of the node.
+ * The originals a summary folded (through the summaries it absorbed), read from the summary's tree in the commit and
+ * then from the DAG by the blob oids recorded with them; every blob is re-hashed and compared with the DAG store's
+ * copy of the node. Reads what the summary folded, nothing else of the history.
  */
 export async function expandSummary(core: RepoCore, stored: StoredCommit, key: string): Promise<ExpandedSummary> {
-  const entry = stored.entries.get(key);
-  if (entry === undefined) throw new UnknownItemError(key, stored.commit.id, 'no item with this key');
-  if (entry.item.state !== 'summary' && entry.item.folded === undefined) throw new UnknownItemError(key, stored.commit.id, `it is ${entry.item.state}, not a summary`);
-  const items = stored.commit.items;
-  const keys = entry.item.folded === undefined ? items.filter((it) => it.mergedInto === key).map((it) => it.key) : foldedOriginals(items, key).map((it) => it.key);
+  const tree = await treeOf(core, stored, key);
   const originals: ExpandedOriginal[] = [];
-  for (const k of keys) {
-    const folded = stored.entries.get(k);
-    if (folded === undefined || folded.origin === undefined) throw new UnknownItemError(k, stored.commit.id, `folded by ${key} but without a recorded original`);
+  for (const folded of await originalsUnder(core, stored, key, tree)) {
+    const k = folded.item.key;
+    if (folded.origin === undefined) throw new UnknownItemError(k, stored.commit.id, `folded by ${key} but without a recorded original`);
     const bytes = await readBlob(core.git, folded.origin);
     const actual = blobOid(bytes);
     const nodeId = folded.item.attachedFrom === folded.item.key ? folded.item.key : folded.item.sourceNodeId;

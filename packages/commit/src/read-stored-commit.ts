@@ -31,20 +31,28 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
   if (metaOid === undefined) throw new UnknownCommitError(oid, 'a git commit, but not a ContextCommit (no meta.json)');
   const meta = parseCommitMeta(decoder.decode(await readBlob(ctx, metaOid)));
   if (typeof meta === 'string') throw new UnknownCommitError(oid, meta);
+  // The live items only: a summary's tree (what it folded) is recorded by oid, never read.
   const files: { name: string; oid: string }[] = [];
+  const trees = new Map<string, string>();
   for (const top of await listTree(ctx, raw.tree, [ITEMS_DIR])) {
     for (const mid of await listTree(ctx, raw.tree, [ITEMS_DIR, top.path])) {
-      for (const leaf of await listTree(ctx, raw.tree, [ITEMS_DIR, top.path, mid.path])) files.push({ name: leaf.path, oid: leaf.oid });
+      for (const leaf of await listTree(ctx, raw.tree, [ITEMS_DIR, top.path, mid.path])) {
+        if (leaf.type === 'tree') trees.set(`${leaf.path}.json`, leaf.oid);
+        else files.push({ name: leaf.path, oid: leaf.oid });
+      }
     }
   }
   const blobs = await Promise.all(files.map((f) => readBlob(ctx, f.oid)));
   const items: ContextItem[] = [];
   const origins: (string | undefined)[] = [];
-  files.forEach((_, i) => {
+  const foldTrees = new Map<string, string>();
+  files.forEach((f, i) => {
     const record = JSON.parse(decoder.decode(blobs[i] as Uint8Array)) as ContextItem & { origin?: string };
     const { origin, ...item } = record;
     items.push(item);
     origins.push(origin);
+    const tree = trees.get(f.name);
+    if (tree !== undefined) foldTrees.set(item.key, tree);
   });
   const entries = StoredEntries.build(
     items,
@@ -64,9 +72,10 @@ export async function readStoredCommit(ctx: GitContext, oid: string): Promise<St
     window: meta.window,
     totalTokens: meta.totalTokens,
     items,
+    foldedItems: meta.foldedItems,
     summary: meta.summary,
     createdAt: meta.createdAt,
     ...(tools === undefined ? {} : { tools }),
   };
-  return { commit, meta, tree: raw.tree, entries, counts: countStates(items), pointers: pointerIds(items) };
+  return { commit, meta, tree: raw.tree, entries, foldTrees, counts: { ...countStates(items), summarized: meta.foldedItems }, pointers: pointerIds(items) };
 }

@@ -4,14 +4,16 @@ import type { ContextCommit } from './context-commit.js';
 import type { StoredEntries } from './stored-entries.js';
 import type { StateCounts } from './layout/state-counts.js';
 
-/** A ContextCommit with what the engine needs to write its children in O(changed items). */
+/** A ContextCommit with what the engine needs to write its children in O(changed items); it holds the live items only. */
 export interface StoredCommit {
   readonly commit: ContextCommit;
   readonly meta: CommitMeta;
   /** Root tree oid. */
   readonly tree: string;
-  /** Where each item lives, by key. */
+  /** Where each live item lives, by key. */
   readonly entries: StoredEntries;
+  /** For each live summary: the tree of what it folded (`items/…/<order key>-<key>/`), never read to write a child. */
+  readonly foldTrees: ReadonlyMap<string, string>;
   /** Items per state. */
   readonly counts: StateCounts;
   /** Attach pointer node ids the commit expanded (`attachedFrom` values). */
@@ -30,5 +32,6 @@ export function pointerIds(items: readonly ContextItem[]): Set<string> {
  * attach pointer it expanded.
  */
 export function holdsNode(stored: StoredCommit, id: string): boolean {
+  // Only the head node and its callees are asked about: the latest round, which no fold takes, so they are live.
   return stored.entries.has(id) || stored.pointers.has(id);
 }

@@ -1,6 +1,6 @@
 import type { NodeStore } from '@ctxgit/dag';
 import type { ContextItem, PipelineInput, PipelineResult } from '@ctxgit/rules';
-import { runPipelineAsync } from '@ctxgit/rules';
+import { RulesFoldedNeededError, runPipelineAsync } from '@ctxgit/rules';
 import { applyPins } from './pins/apply-pins.js';
 import type { PinRecord } from './pins/pin-record.js';
 import { pinCapTokens } from './pins/pinned-mass.js';
@@ -15,7 +15,8 @@ export interface TurnResult {
 
 /**
  * Runs the session's rules for one commit: the turn's pin records applied to the parent items and the new inputs
- * first, then the pipeline, with the session's summarizer (guarded: the brief stays when it fails) when it has one.
+ * first, then the pipeline on the parent's live list, with the session's summarizer (guarded: the brief stays when it
+ * fails) when it has one. `loadFolded` reads what a parent summary folded into the map (false: no such summary).
  */
 export async function runTurnPipeline(
   store: NodeStore,
@@ -24,17 +25,30 @@ export async function runTurnPipeline(
   pins: readonly PinRecord[],
   s: SessionSettings,
   now: number,
+  loadFolded: (summaryKey: string, into: Map<string, readonly ContextItem[]>) => Promise<boolean>,
 ): Promise<TurnResult> {
   const pinned = applyPins(parentItems, inputs, pins, pinCapTokens(s.historyBudget, s.maxPinnedShare), s.tokenizer);
   const summarizer = s.summarizer === undefined ? undefined : new GuardedSummarizer(s.summarizer, (id) => store.getNode(id));
-  const run = await runPipelineAsync(pinned.parent, pinned.inputs, {
+  // The live list is the input; a fold that absorbs a summary of it needs what that summary folded: read then, and run again.
+  const folded = new Map<string, readonly ContextItem[]>();
+  const context = {
     now,
     tokenizer: s.tokenizer,
     historyBudget: s.historyBudget,
     rules: s.rules,
+    foldedOf: (key: string) => folded.get(key),
     ...(s.band === undefined ? {} : { band: s.band }),
     ...(summarizer === undefined ? {} : { summarizer }),
-  });
+  };
+  let run: PipelineResult | undefined;
+  while (run === undefined) {
+    try {
+      run = await runPipelineAsync(pinned.parent, pinned.inputs, context);
+    } catch (err) {
+      const key = err instanceof RulesFoldedNeededError ? String(err.data['summary']) : undefined;
+      if (key === undefined || folded.has(key) || !(await loadFolded(key, folded))) throw err;
+    }
+  }
   // Positions are relative to the list the pipeline got: when pins changed parent items, the caller diffs against its own.
   const { changedPositions, ...rest } = run;
   const result: PipelineResult = pinned.parent === parentItems && changedPositions !== undefined ? { ...rest, changedPositions } : rest;

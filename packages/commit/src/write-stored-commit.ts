@@ -1,5 +1,7 @@
 import type { ContextItem } from '@ctxgit/rules';
 import { canonicalJson } from './canonical-json.js';
+import { itemBlobText } from './layout/item-blob.js';
+import { writeFoldTree, type FoldSource } from './layout/fold-tree.js';
 import { META_FILE } from './commit-meta.js';
 import type { CommitMeta } from './commit-meta.js';
 import type { ContextCommit } from './context-commit.js';
@@ -9,7 +11,7 @@ import { updateTree } from './git/update-tree.js';
 import { writeBlob } from './git/write-blob.js';
 import { writeCommit } from './git/write-commit.js';
 import { assignOrderKeys } from './layout/assign-order-keys.js';
-import { itemPath } from './layout/item-path.js';
+import { foldPath, itemPath } from './layout/item-path.js';
 import { sameItem } from './layout/same-item.js';
 import type { StoredCommit } from './stored-commit.js';
 import { StoredEntries } from './stored-entries.js';
@@ -41,7 +43,10 @@ export const AUTHOR = { name: 'ctxgit', email: 'ctxgit@localhost' } as const;
 export interface CommitWrite {
   /** The commit whose tree is edited (the first parent), or null for a session's first commit. */
   readonly base: StoredCommit | null;
+  /** The live list: the visible items. */
   readonly items: readonly ContextItem[];
+  /** What each new summary folded (the pipeline result's `folds`); stored under the summary. @defaultValue none */
+  readonly folds?: ReadonlyMap<string, readonly ContextItem[]>;
   /** Positions where `items` holds another object than the base's items, when it keeps every base key in place (see `inPlaceChanges`). */
   readonly changed: readonly number[] | undefined;
   /** States of `items`. */
@@ -67,6 +72,8 @@ interface Layout {
   readonly pending: readonly Pending[];
   readonly edits: TreeEdit[];
   lists(written: ReadonlyMap<number, string>): { orderKeys: ChunkedList<string>; oids: ChunkedList<string>; origins: ChunkedList<string | undefined> };
+  /** Tree of what each live summary folded. */
+  readonly foldTrees: ReadonlyMap<string, string>;
 }
 
 /** Layout of `w.items` kept in place over the base: the base's order keys and blobs, new keys after the last one; O(changed). */
@@ -96,6 +103,7 @@ function inPlace(base: StoredCommit, w: CommitWrite, changed: readonly number[])
   return {
     pending,
     edits: [],
+    foldTrees: base.foldTrees,
     lists(written) {
       const oldOids: [number, string][] = [];
       const newOids: string[] = [];
@@ -106,8 +114,11 @@ function inPlace(base: StoredCommit, w: CommitWrite, changed: readonly number[])
   };
 }
 
-/** Layout of any `w.items`: keys keep their order keys where the order allows, moved and dropped items leave their paths. */
-function anyOrder(base: StoredCommit | null, w: CommitWrite): Layout {
+/**
+ * Layout of any `w.items`: keys keep their order keys where the order allows, moved and dropped items leave their
+ * paths (a summary's tree moves with its blob); each new summary gets the tree of what it folded.
+ */
+async function anyOrder(ctx: GitContext, base: StoredCommit | null, w: CommitWrite): Promise<Layout> {
   const e = base?.entries;
   const keys = w.items.map((it) => it.key);
   const orderKeys = assignOrderKeys(keys, (key) => e?.get(key)?.orderKey);
@@ -115,27 +126,45 @@ function anyOrder(base: StoredCommit | null, w: CommitWrite): Layout {
   const origins: (string | undefined)[] = [];
   const edits: TreeEdit[] = [];
   const pending: Pending[] = [];
+  const folds = w.folds ?? new Map<string, readonly ContextItem[]>();
+  const src: FoldSource = {
+    folds,
+    treeOf: (key) => base?.foldTrees.get(key),
+    originOf: (key) => e?.get(key)?.origin ?? w.origins.get(key),
+  };
+  const foldTrees = new Map<string, string>();
   let kept = 0;
-  w.items.forEach((item, i) => {
+  for (const [i, item] of w.items.entries()) {
     const orderKey = orderKeys[i] as string;
     const prev = e?.get(item.key);
     if (prev !== undefined) kept++;
     const origin = prev?.origin ?? w.origins.get(item.key);
     oids.push(prev?.oid ?? '');
     origins.push(origin);
-    if (prev !== undefined && prev.orderKey === orderKey && sameItem(prev.item, item)) return;
-    if (prev !== undefined && prev.orderKey !== orderKey) edits.push({ path: itemPath(prev.orderKey, item.key), oid: null, type: 'blob' });
+    const had = base?.foldTrees.get(item.key);
+    const tree = had ?? (folds.has(item.key) ? await writeFoldTree(ctx, item.key, src) : undefined);
+    if (tree !== undefined) foldTrees.set(item.key, tree);
+    if (prev !== undefined && prev.orderKey === orderKey && sameItem(prev.item, item)) continue;
+    if (prev !== undefined && prev.orderKey !== orderKey) {
+      edits.push({ path: itemPath(prev.orderKey, item.key), oid: null, type: 'blob' });
+      if (had !== undefined) edits.push({ path: foldPath(prev.orderKey, item.key), oid: null, type: 'tree' });
+    }
+    if (tree !== undefined && (had === undefined || prev?.orderKey !== orderKey)) edits.push({ path: foldPath(orderKey, item.key), oid: tree, type: 'tree' });
     pending.push({ at: i, item, orderKey, origin });
-  });
+  }
   if (base !== null && kept < base.commit.items.length) {
     const live = new Set(keys);
     base.commit.items.forEach((it, i) => {
-      if (!live.has(it.key)) edits.push({ path: itemPath(base.entries.orderKeys.at(i) as string, it.key), oid: null, type: 'blob' });
+      if (live.has(it.key)) return;
+      const at = base.entries.orderKeys.at(i) as string;
+      edits.push({ path: itemPath(at, it.key), oid: null, type: 'blob' });
+      if (base.foldTrees.has(it.key)) edits.push({ path: foldPath(at, it.key), oid: null, type: 'tree' });
     });
   }
   return {
     pending,
     edits,
+    foldTrees,
     lists(written) {
       for (const [i, oid] of written) oids[i] = oid;
       return { orderKeys: ChunkedList.from(orderKeys), oids: ChunkedList.from(oids), origins: ChunkedList.from(origins) };
@@ -146,12 +175,12 @@ function anyOrder(base: StoredCommit | null, w: CommitWrite): Layout {
 /** Writes the changed item blobs, the trees on their paths, `meta.json` and the commit; returns the stored commit. */
 export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promise<StoredCommit> {
   const { base, changed } = w;
-  const layout = base !== null && changed !== undefined ? inPlace(base, w, changed) : anyOrder(base, w);
+  const layout = base !== null && changed !== undefined && (w.folds === undefined || w.folds.size === 0) ? inPlace(base, w, changed) : await anyOrder(ctx, base, w);
   const { pending, edits } = layout;
   const written = new Map<number, string>();
   // bounded parallelism: a first commit of a long imported session writes one blob per item
   await inBatches(pending, async ({ at, item, orderKey, origin }) => {
-    const oid = await writeBlob(ctx, `${canonicalJson(origin === undefined ? item : { ...item, origin })}\n`);
+    const oid = await writeBlob(ctx, itemBlobText(item, origin));
     written.set(at, oid);
     edits.push({ path: itemPath(orderKey, item.key), oid, type: 'blob' });
   });
@@ -174,14 +203,15 @@ export async function writeStoredCommit(ctx: GitContext, w: CommitWrite): Promis
     window: w.meta.window,
     totalTokens: w.meta.totalTokens,
     items: w.items,
+    foldedItems: w.meta.foldedItems,
     summary: w.meta.summary,
     createdAt: w.meta.createdAt,
     ...(w.tools === undefined ? {} : { tools: w.tools }),
   };
   const entries =
-    base !== null && changed !== undefined
+    base !== null && changed !== undefined && layout.foldTrees === base.foldTrees
       ? StoredEntries.extend(base.entries, w.items, orderKeys, oids, origins)
       : StoredEntries.build(w.items, orderKeys, oids, origins);
   const touched = changed === undefined ? undefined : [...changed, ...pending.map((p) => p.at)];
-  return { commit, meta: w.meta, tree, entries, counts: w.counts, pointers: nextPointers(w.base, w.items, base === null ? undefined : touched) };
+  return { commit, meta: w.meta, tree, entries, foldTrees: layout.foldTrees, counts: w.counts, pointers: nextPointers(w.base, w.items, base === null ? undefined : touched) };
 }

@@ -1,7 +1,7 @@
 import { Volume, createFsFromVolume } from 'memfs';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { foldedOriginals, type ContextItem } from '@ctxgit/rules';
+import type { ContextItem } from '@ctxgit/rules';
 import { canonicalJson, CommitError, openRepo, readBlob, UnknownItemError, verifyRepo } from '../src/index.js';
 import type { ContextCommit, FsLike, Repo, Session } from '../src/index.js';
 import { FS_KINDS, git, stepClock } from './helpers.js';
@@ -25,7 +25,8 @@ describe.each(FS_KINDS)('expand on $name', (kind) => {
     const c = await s.commit();
     const summaries = c.items.filter((i) => i.state === 'summary');
     expect(summaries.length).toBeGreaterThan(0);
-    expect(c.items.some((i) => i.state === 'summarized')).toBe(true);
+    // The live list holds what the model sees: folded items live under their summary.
+    expect(c.items.some((i) => i.state === 'summarized')).toBe(false);
     expect((await s.log()).some((e) => e.summary.folded > 0)).toBe(true);
     const summary = summaries[0];
     if (summary === undefined) throw new Error('no summary');
@@ -39,9 +40,7 @@ describe.each(FS_KINDS)('expand on $name', (kind) => {
       expect(o.text).toBe(new TextDecoder().decode(await readBlob(repo.git, o.oid)));
       expect(o.text).toBe(canonicalJson(node));
     }
-    // the summary sits before its folded run in the item order
-    const idx = c.items.findIndex((i) => i.key === summary.key);
-    expect(c.items[idx + 1]?.key).toBe(summary.folded?.[0]);
+    for (const k of summary.folded ?? []) expect(c.items.some((i) => i.key === k)).toBe(false);
   });
 
   it('refuses keys that are not summaries', async () => {
@@ -59,33 +58,46 @@ describe.each(FS_KINDS)('nested summaries on $name', (kind) => {
     const { repo, gitdir } = await kind.open();
     const s = await repo.createSession('nest', { model: 'openai:gpt-4o', budget: 1000, clock: stepClock() });
     const commits: ContextCommit[] = [];
-    let nested: ContextItem | undefined;
-    for (let i = 0; i < 120 && nested === undefined; i++) {
+    let outer: ContextItem | undefined;
+    for (let i = 0; i < 120 && outer === undefined; i++) {
       await s.append({ role: 'user', output: `Question ${i}: tell me about the number ${i} in a few words, please, with detail.` });
       const c = await s.commit();
       commits.push(c);
-      nested = c.items.find((it) => it.state === 'summarized' && it.folded !== undefined);
+      outer = c.items.find((it) => it.state === 'summary' && it.folded?.some((k) => k.startsWith('sm_')) === true);
       await s.append({ role: 'assistant', output: `Answer ${i}: the number ${i} is ${i % 2 === 0 ? 'even' : 'odd'} and comes after ${i - 1}.` });
     }
-    if (nested === undefined) throw new Error('no fold nested a summary');
+    if (outer === undefined) throw new Error('no fold nested a summary');
     const [before, after] = commits.slice(-2) as [ContextCommit, ContextCommit];
-    const outer = after.items.find((it) => it.key === nested.mergedInto);
-    expect(outer?.state).toBe('summary');
-    expect(outer?.folded?.[0]).toBe(nested.key);
-    // The absorbed summary was visible one turn before; its originals are unchanged, in the items and in git.
-    expect(before.items.find((it) => it.key === nested.key)).toEqual({ ...nested, state: 'summary', reason: 'fold', mergedInto: undefined });
-    for (const k of nested.folded ?? []) expect(after.items.find((it) => it.key === k)).toEqual(before.items.find((it) => it.key === k));
+    const nestedKey = outer.folded?.find((k) => k.startsWith('sm_')) ?? '';
+    // The absorbed summary was visible one turn before; now it and its originals live under the outer summary only.
+    const nested = before.items.find((it) => it.key === nestedKey);
+    expect(nested?.state).toBe('summary');
+    expect(after.items.some((it) => it.key === nestedKey)).toBe(false);
     if (kind.name === 'disk') {
-      const changed = git(gitdir, 'diff-tree', '-r', '--name-only', before.id, after.id).split('\n').filter((l) => l !== '');
-      for (const k of nested.folded ?? []) expect(changed.some((p) => p.endsWith(`-${k}.json`))).toBe(false);
-      expect(changed.some((p) => p.endsWith(`-${nested.key}.json`))).toBe(true);
+      // Its tree (what it folded) is the very tree object of the commit before: reused by oid, not rewritten.
+      const treeAt = (commit: string): string => {
+        const path = git(gitdir, 'ls-tree', '-r', '-d', '--name-only', commit).split('\n').find((l) => l.endsWith(`-${nestedKey}`)) ?? '';
+        return git(gitdir, 'rev-parse', `${commit}:${path}`).trim();
+      };
+      expect(treeAt(after.id)).toBe(treeAt(before.id));
+      // Plain git reads every item blob as pretty-printed JSON, one field per line.
+      const blob = git(gitdir, 'ls-tree', '-r', '--name-only', after.id).split('\n').find((l) => l.endsWith(`-${nestedKey}.json`)) ?? '';
+      const text = git(gitdir, 'show', `${after.id}:${blob}`);
+      expect(text.startsWith('{\n  "blocks": [\n')).toBe(true);
+      expect(JSON.parse(text)).toMatchObject({ key: nestedKey, state: 'summarized', mergedInto: outer.key });
+      // One width for every item and summary path, live or folded: git lists them in order.
+      const paths = git(gitdir, 'ls-tree', '-r', '--name-only', after.id, 'items/').split('\n').filter((l) => l !== '');
+      for (const p of paths) for (const seg of p.split('/').slice(3)) expect(seg).toMatch(/^\d{9}-/);
+      git(gitdir, 'fsck', '--strict', '--no-dangling');
     }
     // Expanding the outer summary returns every original behind it, through the absorbed one, verified.
-    const expanded = await s.expand(outer?.key ?? '');
-    expect(expanded.originals.map((o) => o.key)).toEqual(foldedOriginals(after.items, outer?.key ?? '').map((it) => it.key));
-    expect(expanded.originals.map((o) => o.key).slice(0, nested.folded?.length)).toEqual(nested.folded);
+    const expanded = await s.expand(outer.key);
+    const inner = await s.expand(nestedKey);
+    expect(inner.originals.map((o) => o.key)).toEqual(nested?.folded);
+    const at = expanded.originals.findIndex((o) => o.key === nested?.folded?.[0]);
+    expect(expanded.originals.map((o) => o.key).slice(at, at + inner.originals.length)).toEqual(nested?.folded);
+    expect(expanded.originals.every((o) => !o.key.startsWith('sm_'))).toBe(true);
     for (const o of expanded.originals) expect(o.node).toEqual(await repo.store.getNode(o.node.id));
-    expect((await s.expand(nested.key)).originals.map((o) => o.key)).toEqual(nested.folded);
     const report = await verifyRepo(repo);
     expect(report.issues.filter((i) => i.severity === 'error')).toEqual([]);
     expect(report.ok).toBe(true);

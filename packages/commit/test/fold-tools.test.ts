@@ -89,7 +89,9 @@ describe.each(FS_KINDS)('fold tools on $name', (kind) => {
   it('fold_search finds words in the folded originals, best first, bounded, with offsets fold_peek reads at', async () => {
     const { repo } = await kind.open();
     const { s, c } = await desk(repo);
-    const folded = new Set(c.items.filter((it) => it.state === 'summarized' && it.folded === undefined).map((it) => it.key));
+    // The originals live under the summaries: expand reads them from there.
+    const folded = new Set<string>();
+    for (const it of c.items.filter((x) => x.state === 'summary')) for (const o of (await s.expand(it.key)).originals) folded.add(o.key);
     const r = await call(s, 'fold_search', { query: 'px0 LOST' });
     expect(r.isError).toBe(false);
     const out = JSON.parse(r.output) as { total: number; hits: { summary: string; key: string; offset: number; matched: string[]; snippet: string }[] };

@@ -20,7 +20,7 @@ describe.each(FS_KINDS)('session on $name', (kind) => {
   it('writes deterministic commits: exact ids with an injected clock', async () => {
     const { repo } = await kind.open();
     const { ids } = await chat(repo, stepClock());
-    expect(ids).toEqual(['6f636cab596fab86d5de90b55e49737afc6638a8', '380689f30e09d525318d3f4b391af484a4dbfffd']);
+    expect(ids).toEqual(['fd95207519bf19431a24cdd6cc28bf3a3b23068c', '1c3eabaf95c35633b9acebc35fd403159d6fea17']); // layout 2: live list, pretty item blobs
   });
 
   it('returns the existing commit when the head has one, and writes a child for new nodes', async () => {

@@ -79,3 +79,14 @@ export class RulesInputError extends RulesError {
     super('E_RULES_BAD_INPUT', `invalid ${what}: ${detail}`, { what, detail });
   }
 }
+
+/**
+ * A fold absorbed a summary of the parent list and needs the items that summary folded to write the new brief from
+ * the originals (code `E_RULES_FOLDED_NEEDED`); `data.summary` names it. Pass them through `context.foldedOf` and
+ * run again: the live list alone does not hold them.
+ */
+export class RulesFoldedNeededError extends RulesError {
+  constructor(summary: string) {
+    super('E_RULES_FOLDED_NEEDED', `summary ${summary} is folded into a new one, but the items it folded were not given: pass them through context.foldedOf and run again.`, { summary });
+  }
+}

@@ -39,6 +39,7 @@ export function executePipeline(
     const keys = new Set<string>();
     for (const it of parentItems) {
       if (keys.has(it.key)) throw new RulesInputError('parentItems', `duplicate key ${it.key}`);
+      if (it.state === 'summarized') throw new RulesInputError('parentItems', `item ${it.key} is summarized: pass the live list (folded items live under their summary, see context.foldedOf)`);
       keys.add(it.key);
     }
   }
@@ -62,6 +63,7 @@ export function executePipeline(
     band,
     countTokens,
     historyTokens,
+    ...(context.foldedOf === undefined ? {} : { foldedOf: context.foldedOf }),
     epochOpen(items) {
       epoch ??=
         !band.epochs ||
@@ -81,14 +83,16 @@ export function executePipeline(
     reports.push(diffCounts(rule.name, cur, next, at));
     cur = next;
   }
-  const t = factsOf(cur);
+  // Folded items leave the live list: each new summary takes the items it folded along.
   const sum = (f: keyof Omit<RuleReport, 'rule'>): number => reports.reduce((s, r) => s + r[f], 0);
+  const { live, folds } = cur.some((it) => it.state === 'summarized') ? splitFolds(cur) : { live: cur, folds: new Map<string, ContextItem[]>() };
+  const t = factsOf(live);
   // No result above the emergency mark when the pipeline folds (the fold's contract, checked once every later rule,
   // the cap, had its turn) or has a request frame (above it, the request would not fit the window).
   const enforced = frame !== undefined || rules.some((r) => r.name === 'fold');
-  if (enforced && t.history > band.emergency) throw new RulesOverBudgetError(t.history, band.emergency, sum('summaries'), frame === undefined ? undefined : refused(cur, frame, system, t.total));
+  if (enforced && t.history > band.emergency) throw new RulesOverBudgetError(t.history, band.emergency, sum('summaries'), frame === undefined ? undefined : refused(live, frame, system, t.total));
   // Later runs on this list skip the whole-list checks of unchanged items.
-  learnValid(cur);
+  learnValid(live);
   const report: PipelineReport = {
     added: added.length,
     capped: sum('capped'),
@@ -102,9 +106,9 @@ export function executePipeline(
     keptPrefixTokens: 0,
     rules: reports,
   };
-  const changes = changesSince(cur, parentItems, 64);
+  const changes = live === cur ? changesSince(cur, parentItems, 64) : undefined;
   const changed = changes?.changed.filter((i) => cur[i] !== parentItems[i]);
-  const firstChangedIndex = firstChanged(parentItems, cur, changes);
+  const firstChangedIndex = firstChanged(parentItems, live, changes);
   let rewrittenTokens = 0;
   for (let i = firstChangedIndex; i < parentItems.length; i++) {
     const it = parentItems[i] as ContextItem;
@@ -112,7 +116,8 @@ export function executePipeline(
   }
   const keptPrefixTokens = (parentItems.length === 0 ? 0 : factsOf(parentItems).total) - rewrittenTokens;
   return {
-    items: cur,
+    items: live,
+    folds,
     totalTokens: t.total,
     historyTokens: t.history,
     firstChangedIndex,
@@ -142,6 +147,22 @@ function tokenCounter(context: PipelineContext, frame: RequestFrame | undefined)
   const o = frame?.overhead;
   if (o === undefined) return (blocks) => countBlockTokens(context.tokenizer, blocks);
   return (blocks) => countBlockTokens(context.tokenizer, blocks) + o.perMessage + (blocks.some((b) => b.type === 'tool_call') ? o.perToolCall : 0);
+}
+
+/** The live list of `items` (without `summarized` ones) and, per summary, the items folded into it, in order. */
+function splitFolds(items: readonly ContextItem[]): { live: ContextItem[]; folds: Map<string, ContextItem[]> } {
+  const live: ContextItem[] = [];
+  const folds = new Map<string, ContextItem[]>();
+  for (const it of items) {
+    if (it.state !== 'summarized') live.push(it);
+    else {
+      const into = it.mergedInto as string;
+      const list = folds.get(into);
+      if (list === undefined) folds.set(into, [it]);
+      else list.push(it);
+    }
+  }
+  return { live, folds };
 }
 
 function systemTokens(items: readonly ContextItem[]): number {

@@ -1,52 +1,75 @@
+import { RulesFoldedNeededError } from './errors.js';
 import type { ContextItem } from './item.js';
 
-/** A list's key → item and key → position maps, built on first use, for walking the summaries in it. */
+/** The items a summary folded, in order, when they are not in the list at hand (they live under it). */
+export type FoldedLookup = (summaryKey: string) => readonly ContextItem[] | undefined;
+
+/**
+ * A list's key → item map, built on first use, for walking the summaries in it: a summary's folded items are found
+ * in the list (a fold of this run) or, for a summary of the parent list, through the lookup.
+ */
 export class FoldIndex {
-  #maps: { readonly byKey: Map<string, ContextItem>; readonly indexOf: Map<string, number> } | undefined;
-  constructor(readonly items: readonly ContextItem[]) {}
+  #byKey: Map<string, ContextItem> | undefined;
+  constructor(
+    readonly items: readonly ContextItem[],
+    readonly lookup: FoldedLookup | undefined = undefined,
+  ) {}
 
-  #built(): { readonly byKey: Map<string, ContextItem>; readonly indexOf: Map<string, number> } {
-    this.#maps ??= { byKey: new Map(this.items.map((it) => [it.key, it] as const)), indexOf: new Map(this.items.map((it, i) => [it.key, i] as const)) };
-    return this.#maps;
-  }
-
-  /** The item with this key. */
+  /** The item with this key in the list. */
   get(key: string): ContextItem | undefined {
-    return this.#built().byKey.get(key);
+    this.#byKey ??= new Map(this.items.map((it) => [it.key, it] as const));
+    return this.#byKey.get(key);
   }
 
-  /** The originals (items without `folded`) under `keys`, in list order, descending through every summary among them. */
-  originals(keys: Iterable<string>): ContextItem[] {
-    const { byKey, indexOf } = this.#built();
-    const leaves = new Set<string>();
-    const seen = new Set<string>();
-    const stack = [...keys];
-    for (let k = stack.pop(); k !== undefined; k = stack.pop()) {
-      if (seen.has(k)) continue;
-      seen.add(k);
-      const it = byKey.get(k);
-      if (it === undefined) continue;
-      if (it.folded === undefined) leaves.add(k);
-      else stack.push(...it.folded);
+  /** The items the summary `s` folded, in order; {@link RulesFoldedNeededError} when neither the list nor the lookup has them. */
+  children(s: ContextItem): readonly ContextItem[] {
+    const keys = s.folded ?? [];
+    const here = keys.map((k) => this.get(k));
+    if (here.every((it) => it !== undefined && it.mergedInto === s.key)) return here as ContextItem[];
+    const under = this.lookup?.(s.key);
+    if (under === undefined) throw new RulesFoldedNeededError(s.key);
+    return under;
+  }
+
+  /** The originals (items without `folded`) under the items keyed `keys`, in order, descending through every summary among them. */
+  originals(keys: readonly string[]): ContextItem[] {
+    const out: ContextItem[] = [];
+    const walk = (it: ContextItem): void => {
+      if (it.folded === undefined) out.push(it);
+      else for (const c of this.children(it)) walk(c);
+    };
+    for (const k of keys) {
+      const it = this.get(k);
+      if (it !== undefined) walk(it);
     }
-    return [...leaves].map((k) => indexOf.get(k) as number).sort((a, b) => a - b).map((i) => this.items[i] as ContextItem);
+    return out;
+  }
+
+  /** The originals under the summary `s`, in order. */
+  originalsOf(s: ContextItem): ContextItem[] {
+    return this.children(s).flatMap((c) => (c.folded === undefined ? [c] : this.originalsOf(c)));
   }
 }
 
 /**
- * The original items behind a summary, in list order: the items it folded and, through every summary it folded
- * (a fold nests the summaries it absorbs), theirs. Keys that are not in `items` are skipped.
+ * The original items behind a summary, in order: the items it folded and, through every summary it folded
+ * (a fold nests the summaries it absorbs), theirs. Keys that are not found are skipped.
  *
- * @param items - The list that holds the summary and its folded items.
- * @param key - Key of a `summary` item, or of a `summarized` one that was a summary.
- * @returns The originals (items made from nodes or given, never summaries), in list order; empty when `key` folds nothing.
+ * @param items - The list that holds the summary (a live list, or a rule's list holding its folds).
+ * @param key - Key of a summary item in `items`.
+ * @param folds - The items each summary folded, when they are not in `items` (a pipeline result's `folds`, or
+ * what the caller stored). @defaultValue none: folded items are looked up in `items` only
+ * @returns The originals (items made from nodes or given, never summaries), in order; empty when `key` folds nothing.
+ * @throws RulesFoldedNeededError when a summary's folded items are neither in `items` nor in `folds`.
  * @example
  * ```ts
- * const s = result.items.find((it) => it.state === 'summary');
- * if (s) foldedOriginals(result.items, s.key).map((it) => it.sourceNodeId); // the nodes it stands for
+ * const r = runPipeline(parent, nodes, ctx);
+ * const s = r.items.find((it) => it.state === 'summary');
+ * if (s) foldedOriginals(r.items, s.key, (k) => r.folds.get(k)).map((it) => it.sourceNodeId); // the nodes it stands for
  * ```
  */
-export function foldedOriginals(items: readonly ContextItem[], key: string): ContextItem[] {
-  const index = new FoldIndex(items);
-  return index.originals(index.get(key)?.folded ?? []);
+export function foldedOriginals(items: readonly ContextItem[], key: string, folds?: FoldedLookup): ContextItem[] {
+  const index = new FoldIndex(items, folds);
+  const s = index.get(key);
+  return s?.folded === undefined ? [] : index.originalsOf(s);
 }

@@ -1,5 +1,5 @@
 export type { Block, ContextItem, ItemState } from './item.js';
-export { RulesError, RulesInputError, RulesInvariantError, RulesOverBudgetError } from './errors.js';
+export { RulesError, RulesFoldedNeededError, RulesInputError, RulesInvariantError, RulesOverBudgetError } from './errors.js';
 export type { InvariantKind, RefusedRequest } from './errors.js';
 export type { Band, Rule, RuleContext } from './rule.js';
 export { DEFAULT_PROTECTED_TOOLS } from './options.js';
@@ -28,6 +28,7 @@ export { idleRule, CLEARED_PLACEHOLDER } from './rules/idle-rule.js';
 export { foldRule } from './rules/fold-rule.js';
 export { defaultBrief } from './default-brief.js';
 export { foldedOriginals } from './folded-originals.js';
+export type { FoldedLookup } from './folded-originals.js';
 export { analyzeSpan } from './analyze-span.js';
 export { distinctiveTokens } from './distinctive-tokens.js';
 export { isFailedResult } from './is-failed-result.js';

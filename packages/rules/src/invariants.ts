@@ -80,7 +80,8 @@ export function checkInvariants(rule: string, prev: readonly ContextItem[], next
   let latestUser: ContextItem | undefined;
   next.forEach((n, i) => {
     if (n.role === 'user' && n.state !== 'summary' && n.state !== 'summarized') latestUser = n;
-    if (n.folded !== undefined || n.state === 'summary') {
+    // A summary of an earlier list keeps its folded items under it (checked when it was made; `folded` is kept).
+    if ((n.folded !== undefined || n.state === 'summary') && !prevKeys.has(n.key)) {
       const folded = n.folded ?? [];
       if (folded.length === 0) fail('summary_dangling', n.key, 'a summary lists no folded items');
       for (const k of folded) {
@@ -111,10 +112,11 @@ function aligned(prev: readonly ContextItem[], next: readonly ContextItem[]): bo
   return true;
 }
 
-/** The per-item invariants: a locked item unchanged, role and source kept, the state only tightened. */
-function checkItem(p: ContextItem, n: ContextItem, fail: (invariant: 'locked_changed' | 'loosened', key: string, detail: string) => never): void {
+/** The per-item invariants: a locked item unchanged, role, source and a summary's folded items kept, the state only tightened. */
+function checkItem(p: ContextItem, n: ContextItem, fail: (invariant: 'locked_changed' | 'loosened' | 'summary_dangling', key: string, detail: string) => never): void {
   if (p.locked && !deepEqual(p, n)) fail('locked_changed', p.key, 'a locked item was modified');
   if (n.role !== p.role || n.sourceNodeId !== p.sourceNodeId) fail('locked_changed', p.key, 'role or source node changed');
+  if (p.folded !== n.folded && !deepEqual(p.folded, n.folded)) fail('summary_dangling', p.key, 'the folded items of a summary changed');
   if (p.state === 'summary' ? n.state !== 'summary' && n.state !== 'summarized' : n.state === 'summary' || RANK[n.state] < RANK[p.state]) {
     fail('loosened', p.key, `state went from ${p.state} to ${n.state}`);
   }

@@ -2,6 +2,7 @@ import type { Node } from '@ctxgit/dag';
 import type { MessageOverhead, Tokenizer } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
 import type { Rule } from './rule.js';
+import type { FoldedLookup } from './folded-originals.js';
 
 /** The occupancy band as fractions of the history budget; `lower <= upper <= emergency`. */
 export interface BandOptions {
@@ -52,6 +53,12 @@ export interface PipelineContext {
   /** The rules, in order. @defaultValue `defaultRules()` */
   readonly rules?: readonly Rule[];
   readonly band?: BandOptions;
+  /**
+   * The items a summary of the parent list folded (they live under it, not in the live list), in order: read only
+   * when a fold absorbs that summary, to write the new brief from the originals. @defaultValue none: such a fold
+   * throws `RulesFoldedNeededError` naming the summary
+   */
+  readonly foldedOf?: FoldedLookup;
 }
 
 /** An async summarizer that replaces the deterministic brief of a new summary item. */
@@ -116,7 +123,14 @@ export interface PipelineReport {
 
 /** The result of {@link runPipeline}. */
 export interface PipelineResult {
+  /** The live list: the visible items (`full`, `aged`, `cleared`, `summary`); no `summarized` item. */
   readonly items: readonly ContextItem[];
+  /**
+   * For each summary made on this run (those in `items`, and those a later fold of the same run absorbed): the items
+   * it folded, in order, now `summarized` with `mergedInto` naming it. Every parent item and new item is either in
+   * `items` or in exactly one of these lists. Empty when nothing folded.
+   */
+  readonly folds: ReadonlyMap<string, readonly ContextItem[]>;
   /** Tokens of all visible (not `summarized`) items. */
   readonly totalTokens: number;
   /** Tokens of visible non-system items: what the band is measured on. */

@@ -1,5 +1,6 @@
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
+import type { FoldedLookup } from './folded-originals.js';
 
 /** The occupancy band, as fractions of the history budget, with its normalized token marks. */
 export interface Band {
@@ -33,6 +34,8 @@ export interface RuleContext {
    * the upper mark or the cache is cold.
    */
   epochOpen(items: readonly ContextItem[]): boolean;
+  /** The items a summary of the parent list folded, when a fold absorbs it (see `PipelineContext.foldedOf`). */
+  readonly foldedOf?: FoldedLookup;
 }
 
 /**

@@ -13,7 +13,7 @@ import { FoldIndex } from './folded-originals.js';
  * the history above the emergency mark, keeps the deterministic brief (counted in `report.summarizerFallbacks`). Without a
  * summarizer it is `runPipeline` returning a promise.
  *
- * @param parentItems - The items of the parent commit.
+ * @param parentItems - The live items of the parent commit (no `summarized` item).
  * @param newNodes - Nodes (or ready items) added since the parent, in branch-view order.
  * @param context - As for {@link runPipeline}, plus `summarizer`.
  * @returns The pipeline result.
@@ -34,20 +34,20 @@ export async function runPipelineAsync(
   const run = executePipeline(parentItems, newNodes, context);
   const summarizer = context.summarizer;
   if (summarizer === undefined) {
-    const { items, totalTokens, historyTokens, firstChangedIndex, changedPositions, report } = run;
-    return { items, totalTokens, historyTokens, firstChangedIndex, ...(changedPositions === undefined ? {} : { changedPositions }), report };
+    const { items, folds, totalTokens, historyTokens, firstChangedIndex, changedPositions, report } = run;
+    return { items, folds, totalTokens, historyTokens, firstChangedIndex, ...(changedPositions === undefined ? {} : { changedPositions }), report };
   }
   const parentKeys = new Set(parentItems.map((it) => it.key));
   let items = run.items;
   let fallbacks = 0;
   // Originals never change here (only new summaries get a summarizer's text), so the index of the first list serves.
-  const index = new FoldIndex(items);
+  const index = new FoldIndex(items, (k) => run.folds.get(k) ?? context.foldedOf?.(k));
   for (let i = 0; i < items.length; i++) {
     const s = items[i] as ContextItem;
     if (s.state !== 'summary' || parentKeys.has(s.key)) continue;
     const first = s.blocks[0];
     const brief = first?.type === 'text' ? first.text : '';
-    const originals = index.originals(s.folded ?? []);
+    const originals = index.originalsOf(s);
     const text = await summarizer.summarize({ key: s.key, items: originals, brief });
     if (text === undefined) {
       fallbacks++;
@@ -68,6 +68,7 @@ export async function runPipelineAsync(
   const t = totals(items);
   return {
     items,
+    folds: run.folds,
     totalTokens: t.total,
     historyTokens: t.history,
     firstChangedIndex: firstChanged(parentItems, items),

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { importClaudeCode, importOpenAIChat, importSweAgentTraj, type Node, type Transcript } from '@ctxgit/dag';
 import type { Tokenizer } from '@ctxgit/tokenize';
 import { analyzeSpan, distinctiveTokens, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { FoldStore } from './helpers.js';
 
 /** The shared corpus, beside the repository. */
 export const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
@@ -84,6 +85,7 @@ export function replay(nodes: readonly Node[], historyBudget: number, tokenizer:
   let from = 0;
   let full = 0;
   const original = new Map<string, Node>();
+  const folds = new FoldStore();
   for (let i = 0; i < nodes.length; i++) {
     const next = nodes[i] as Node;
     if (next.role !== 'assistant' || i === 0) continue;
@@ -97,7 +99,7 @@ export function replay(nodes: readonly Node[], historyBudget: number, tokenizer:
     const now = batch.at(-1)!.createdAt;
     let r: ReturnType<typeof runPipeline>;
     try {
-      r = runPipeline(items, batch, { now, tokenizer, historyBudget });
+      r = folds.add(runPipeline(items, batch, { now, tokenizer, historyBudget, foldedOf: folds.get }));
     } catch (e) {
       if (!(e instanceof RulesOverBudgetError)) throw e;
       const last = [...items, ...batch.map((n) => ({ key: n.id, role: n.role, state: 'new', tokens: tokenizer.count(n.output), reason: 'new' }))];

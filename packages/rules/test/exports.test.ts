@@ -7,6 +7,7 @@ it('exports exactly the public API', async () => {
     'MAX_CATALOGUE_TOOLS',
     'OPEN_TOOLS',
     'RulesError',
+    'RulesFoldedNeededError',
     'RulesInputError',
     'RulesInvariantError',
     'RulesOverBudgetError',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultBrief, defaultRules, foldedOriginals, foldRule, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
-import { NodeBuilder, quarterTokenizer } from './helpers.js';
+import { defaultBrief, defaultRules, foldedOriginals, foldRule, runPipeline, RulesFoldedNeededError, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { FoldStore, NodeBuilder, quarterTokenizer } from './helpers.js';
 
 const chatty = (turns: number, size = 400): NodeBuilder => {
   const b = new NodeBuilder();
@@ -18,6 +18,7 @@ describe('foldRule', () => {
     const b = chatty(10); // 20 messages of ~103 tokens
     const r = runPipeline([], b.nodes, { now: 42, tokenizer: quarterTokenizer, historyBudget: 2000, rules: [foldRule()] });
     expect(r.historyTokens).toBeLessThanOrEqual(1000);
+    expect(r.items.some((i) => i.state === 'summarized')).toBe(false);
     const summaries = r.items.filter((i) => i.state === 'summary');
     expect(summaries).toHaveLength(1);
     const s = summaries[0]!;
@@ -25,9 +26,11 @@ describe('foldRule', () => {
     expect(s.role).toBe('user');
     expect(s.touchedAt).toBe(42);
     expect(s.reason).toBe('fold');
-    // The summary sits where its first folded item was, and lists exactly the summarized items.
-    const folded = r.items.filter((i) => i.state === 'summarized');
+    // The summary sits where its first folded item was, and lists exactly the items folded under it.
+    const folded = r.folds.get(s.key)!;
+    expect([...r.folds.keys()]).toEqual([s.key]);
     expect(s.folded).toEqual(folded.map((i) => i.key));
+    expect(folded.every((i) => i.state === 'summarized')).toBe(true);
     expect(folded.every((i) => i.mergedInto === s.key && i.reason === 'folded')).toBe(true);
     expect(r.items.indexOf(s)).toBe(1);
     expect(s.folded![0]).toBe('n2');
@@ -57,7 +60,7 @@ describe('foldRule', () => {
     // Down to the lower mark (800) as far as the items after s1 allow (the tail stays): under the upper mark.
     expect(second.historyTokens).toBeLessThanOrEqual(1280);
     // The commit reports what it rewrote: the parent's visible tokens from the first changed position on.
-    const rewritten = first.items.slice(second.firstChangedIndex).filter((i) => i.state !== 'summarized').reduce((n, i) => n + i.tokens, 0);
+    const rewritten = first.items.slice(second.firstChangedIndex).reduce((n, i) => n + i.tokens, 0);
     expect(second.report.rewrittenTokens).toBe(rewritten);
     expect(second.report.keptPrefixTokens).toBe(first.totalTokens - rewritten);
   });
@@ -65,23 +68,29 @@ describe('foldRule', () => {
   it('above the emergency mark, nests an earlier summary in the next one, leaving its originals as they were', () => {
     const b = chatty(10);
     const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 1600, rules: [foldRule()] };
-    const first = runPipeline([], b.nodes.slice(0, 15), ctx);
+    const store = new FoldStore();
+    const first = store.add(runPipeline([], b.nodes.slice(0, 15), ctx));
     const s1 = first.items.find((i) => i.state === 'summary')!;
-    const second = runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 700 });
+    // The live list alone does not hold s1's originals: the fold that absorbs it asks for them.
+    expect(() => runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 700 })).toThrow(RulesFoldedNeededError);
+    const second = store.add(runPipeline(first.items, b.nodes.slice(15), { ...ctx, historyBudget: 700, foldedOf: store.get }));
     const summaries = second.items.filter((i) => i.state === 'summary');
     expect(summaries).toHaveLength(1);
     const s2 = summaries[0]!;
-    // s2 folds s1 (through the summaries of this run) and the items after it; s1 keeps its list.
+    // s2 folds s1 (through the summaries of this run) and the items after it; s1 keeps its list, and its originals
+    // stay under it, untouched.
     expect(second.items.indexOf(s2)).toBe(first.items.indexOf(s1));
-    expect(second.items.find((i) => i.key === s1.key)).toMatchObject({ ...s1, state: 'summarized', reason: 'folded' });
-    // s1's originals are the very objects of the first run: the second fold did not rewrite them.
-    for (const k of s1.folded!) expect(second.items.find((i) => i.key === k)).toBe(first.items.find((i) => i.key === k));
+    const flat = store.flat(second.items);
+    const nested = [...second.folds.values()].flat();
+    expect(nested.find((i) => i.key === s1.key)).toMatchObject({ ...s1, state: 'summarized', reason: 'folded' });
+    expect(second.folds.has(s1.key)).toBe(false);
+    for (const k of s1.folded!) expect(flat.find((i) => i.key === k)).toBe(first.folds.get(s1.key)!.find((i) => i.key === k));
     // The originals behind s2, through s1, in list order; the brief is written from all of them.
-    const originals = foldedOriginals(second.items, s2.key);
-    expect(originals.map((i) => i.key)).toEqual(second.items.filter((i) => i.state === 'summarized' && i.folded === undefined).map((i) => i.key));
+    const originals = foldedOriginals(second.items, s2.key, store.get);
+    expect(originals.map((i) => i.key)).toEqual(flat.filter((i) => i.state === 'summarized' && i.folded === undefined).map((i) => i.key));
     expect(originals.slice(0, s1.folded!.length).map((i) => i.key)).toEqual(s1.folded);
     expect((s2.blocks[0] as { text: string }).text.startsWith(`[ctxgit brief] ${originals.length} earlier messages\n`)).toBe(true);
-    expect(foldedOriginals(second.items, s1.key).map((i) => i.key)).toEqual(s1.folded);
+    expect(foldedOriginals(flat, s1.key).map((i) => i.key)).toEqual(s1.folded);
   });
 
   it('never folds pinned, anchor or locked items, and respects attach boundaries', () => {
@@ -98,7 +107,7 @@ describe('foldRule', () => {
     for (const k of ['n1', 'n4', 'n5', 'n6', 'n12']) expect(visible(r.items)).toContain(k);
     const summaries = r.items.filter((i) => i.state === 'summary');
     for (const s of summaries) {
-      const groups = new Set(foldedOriginals(r.items, s.key).map((i) => i.attachedFrom ?? ''));
+      const groups = new Set(foldedOriginals(r.items, s.key, (k) => r.folds.get(k)).map((i) => i.attachedFrom ?? ''));
       expect(groups.size).toBe(1);
       if (groups.has('att1')) expect(s.attachedFrom).toBe('att1');
     }

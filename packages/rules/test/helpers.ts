@@ -1,3 +1,4 @@
+import type { ContextItem } from '../src/index.js';
 import type { Json, Node } from '@ctxgit/dag';
 import type { Tokenizer } from '@ctxgit/tokenize';
 
@@ -35,5 +36,27 @@ export class NodeBuilder {
   tool(name: string, input: Json, output: string, createdAt = 0, metadata?: { [k: string]: Json }): Node {
     if (this.lastAssistant === undefined) throw new Error('tool before any assistant');
     return this.push({ role: 'tool', name, input, output, createdAt, caller: this.lastAssistant, ...(metadata ? { metadata } : {}) });
+  }
+}
+
+/** The folds of a session's runs, kept by the caller (as a ContextCommit keeps them under its summaries). */
+export class FoldStore {
+  readonly #folds = new Map<string, readonly ContextItem[]>();
+  /** Records the folds of one run; returns the run. */
+  add<R extends { readonly folds: ReadonlyMap<string, readonly ContextItem[]> }>(r: R): R {
+    for (const [k, v] of r.folds) this.#folds.set(k, v);
+    return r;
+  }
+  /** The `foldedOf` lookup of a pipeline context. */
+  readonly get = (key: string): readonly ContextItem[] | undefined => this.#folds.get(key);
+  /** The live list with every summary followed by what it folded, nested: the list as one flat view. */
+  flat(items: readonly ContextItem[]): ContextItem[] {
+    const out: ContextItem[] = [];
+    const walk = (it: ContextItem): void => {
+      out.push(it);
+      if (it.folded !== undefined) for (const c of this.#folds.get(it.key) ?? []) walk(c);
+    };
+    items.forEach(walk);
+    return out;
   }
 }

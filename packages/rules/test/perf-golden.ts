@@ -11,6 +11,7 @@ import { loadTokenizer } from '@ctxgit/tokenize';
 import type { Node } from '@ctxgit/dag';
 import { runPipeline, type ContextItem } from '../src/index.js';
 import { loadCorpus, transcriptNodes } from './corpus-replay.js';
+import { FoldStore } from './helpers.js';
 
 const canonical = (v: unknown): string => {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
@@ -33,6 +34,7 @@ for (const f of loadCorpus()) {
     const nodes = transcriptNodes(t, `c${k}`);
     for (const budget of [4000, 16_000]) {
       let items: readonly ContextItem[] = [];
+      const folds = new FoldStore();
       let from = 0;
       for (let i = 1; i < nodes.length; i++) {
         if ((nodes[i] as Node).role !== 'assistant') continue;
@@ -40,8 +42,8 @@ for (const f of loadCorpus()) {
         from = i;
         if (batch.length === 0) continue;
         try {
-          const r = runPipeline(items, batch, { now: (batch.at(-1) as Node).createdAt, tokenizer, historyBudget: budget });
-          per.update(canonical({ items: r.items, totalTokens: r.totalTokens, historyTokens: r.historyTokens, firstChangedIndex: r.firstChangedIndex, report: r.report }));
+          const r = folds.add(runPipeline(items, batch, { now: (batch.at(-1) as Node).createdAt, tokenizer, historyBudget: budget, foldedOf: folds.get }));
+          per.update(canonical({ items: r.items, folds: [...r.folds], totalTokens: r.totalTokens, historyTokens: r.historyTokens, firstChangedIndex: r.firstChangedIndex, report: r.report }));
           items = r.items;
           calls++;
         } catch (e) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Node } from '@ctxgit/dag';
 import { runPipeline, RulesOverBudgetError, type ContextItem, type PipelineContext } from '../src/index.js';
-import { MIN, quarterTokenizer } from './helpers.js';
+import { FoldStore, MIN, quarterTokenizer } from './helpers.js';
 
 export type Event =
   | { kind: 'user' | 'assistant'; words: number; gap: number }
@@ -52,23 +52,37 @@ export const STATS = { steps: 0, overBudget: 0, withSummary: 0, withAged: 0, wit
 
 
 export interface Replay {
-  readonly steps: readonly { parent: readonly ContextItem[]; items: readonly ContextItem[]; ctx: PipelineContext }[];
+  readonly steps: readonly Step[];
+  /** Every fold of the session, by summary key. */
+  readonly folds: FoldStore;
 }
 
 /** Runs the pipeline turn by turn (split points), locking every `lockEvery`-th parent item; stops at an over-budget error. */
+/** One run: the live list it got and gave, what its new summaries folded, the keys of its new nodes. */
+export interface Step {
+  readonly parent: readonly ContextItem[];
+  readonly items: readonly ContextItem[];
+  readonly folds: ReadonlyMap<string, readonly ContextItem[]>;
+  readonly added: readonly string[];
+  readonly ctx: PipelineContext;
+}
+
 export function replay(nodes: readonly Node[], cuts: readonly number[], budget: number, epochs: boolean, lockEvery: number): Replay {
-  const steps: { parent: readonly ContextItem[]; items: readonly ContextItem[]; ctx: PipelineContext }[] = [];
+  const steps: Step[] = [];
   let items: readonly ContextItem[] = [];
+  const folds = new FoldStore();
   let from = 0;
   const points = [...new Set(cuts.map((c) => Math.min(c, nodes.length)))].sort((a, b) => a - b).concat(nodes.length);
   for (const to of points) {
     if (to <= from) continue;
     const batch = nodes.slice(from, to);
     const now = (batch.at(-1)?.createdAt ?? 0) + MIN;
-    const ctx: PipelineContext = { now, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs } };
+    const ctx: PipelineContext = { now, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs }, foldedOf: folds.get };
     const parent = items.map((it, i) => (lockEvery > 0 && i % lockEvery === 0 && it.state !== 'summary' ? { ...it, locked: true } : it));
+    let run;
     try {
-      items = runPipeline(parent, batch, ctx).items;
+      run = folds.add(runPipeline(parent, batch, ctx));
+      items = run.items;
     } catch (e) {
       if (e instanceof RulesOverBudgetError) {
         STATS.overBudget++;
@@ -76,13 +90,13 @@ export function replay(nodes: readonly Node[], cuts: readonly number[], budget: 
       }
       throw e;
     }
-    steps.push({ parent, items, ctx });
+    steps.push({ parent, items, folds: run.folds, added: batch.map((n) => n.id), ctx });
     STATS.steps++;
     if (items.some((i) => i.state === 'summary')) STATS.withSummary++;
     if (items.some((i) => i.state === 'aged')) STATS.withAged++;
     if (items.some((i) => i.state === 'cleared')) STATS.withCleared++;
     from = to;
   }
-  return { steps };
+  return { steps, folds };
 }
 

@@ -45,7 +45,7 @@ export function checkoutCommand(io: CliIo): Command {
       const c = await s.checkout(node, { commit: true });
       if (c === undefined) throw new CliError('E_CLI_INTERNAL', 'checkout wrote no commit', { node });
       const sib = await s.siblings(node);
-      const states = stateCounts(c.items);
+      const states = stateCounts(c.items, c.foldedItems);
       emit(io, opts, {
         json: { session: s.name, head: node, siblings: { index: sib.index, total: sib.total }, commit: c.id, totalTokens: c.totalTokens, states },
         text: `${s.name}: head ${node} < ${sib.index}/${sib.total} >, commit ${c.id} (${c.totalTokens} tokens; ${statesText(states)})`,

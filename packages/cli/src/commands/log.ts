@@ -26,7 +26,7 @@ export function logCommand(io: CliIo): Command {
       const rows = [];
       for (const e of entries) {
         const c = await repo.readCommit(e.id);
-        rows.push({ entry: e, json: { id: e.id, parentIds: [...e.parentIds], headNodeId: e.headNodeId, totalTokens: e.totalTokens, states: stateCounts(c.items) } });
+        rows.push({ entry: e, json: { id: e.id, parentIds: [...e.parentIds], headNodeId: e.headNodeId, totalTokens: e.totalTokens, states: stateCounts(c.items, c.foldedItems) } });
       }
       emit(io, opts, {
         json: rows.map((r) => r.json),

@@ -37,7 +37,7 @@ export function mergeCommand(io: CliIo): Command {
         ...(opts.instruction === undefined ? {} : { instruction: opts.instruction }),
         ...(opts.base === undefined ? {} : { base: opts.base }),
       });
-      const states = stateCounts(c.items);
+      const states = stateCounts(c.items, c.foldedItems);
       emit(io, opts, {
         json: { session: target, commit: c.id, parentIds: [...c.parentIds], totalTokens: c.totalTokens, states },
         text: `merged ${peers.join(', ')} into ${target}: commit ${c.id} with ${c.parentIds.length} parents (${c.totalTokens} tokens; ${statesText(states)})`,

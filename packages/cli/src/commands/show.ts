@@ -21,7 +21,7 @@ export function showCommand(io: CliIo): Command {
         `parents ${c.parentIds.length === 0 ? '(none)' : c.parentIds.join(' ')}`,
         `model ${c.model}   window ${c.window}   tokens ${c.totalTokens}   rules ${c.rulesVersion}`,
         `created ${new Date(c.createdAt).toISOString()}`,
-        `items ${c.items.length}: ${statesText(stateCounts(c.items))}; unchanged prefix ${c.summary.firstChangedIndex} items`,
+        `items ${c.items.length}: ${statesText(stateCounts(c.items, c.foldedItems))}; unchanged prefix ${c.summary.firstChangedIndex} items`,
         '',
       ].join('\n');
       const rows = c.items.map((it, i) => [String(i), it.key, it.role, it.state, String(it.tokens), it.reason]);

@@ -12,4 +12,6 @@ export interface GitContext {
   /** Absolute path of the bare repository (`/` joined, no trailing slash). */
   readonly gitdir: string;
   readonly cache: object;
+  /** Called with the oid of every object read from storage (see `OpenGitCommonOptions.onObjectRead`). */
+  readonly onObjectRead?: (oid: string) => void;
 }

@@ -41,6 +41,12 @@ export interface OpenGitCommonOptions {
    * @defaultValue this process (`os.hostname()`, `process.pid`, `process.kill(pid, 0)`)
    */
   readonly identity?: LockIdentity;
+  /**
+   * Called with the oid of every object read from storage (loose or packed; not for objects served from the
+   * context's cache): what a caller counts to see how much of the repository an operation touched.
+   * @defaultValue none
+   */
+  readonly onObjectRead?: (oid: string) => void;
 }
 
 /** Open (or create) a bare repository in a directory; `fs` defaults to `node:fs`. */
@@ -108,15 +114,21 @@ async function listDir(ctx: GitContext, dir: string): Promise<string[] | null> {
  * const mem = await openGit({ memory: true });
  * ```
  */
+function readHook(opts: OpenGitCommonOptions): { onObjectRead?: (oid: string) => void } {
+  const hook = opts.onObjectRead;
+  if (hook !== undefined && typeof hook !== 'function') throw new GitArgumentError('opts.onObjectRead', 'expected a function');
+  return hook === undefined ? {} : { onObjectRead: hook };
+}
+
 export async function openGit(opts: OpenGitOptions): Promise<GitContext> {
   if (typeof opts !== 'object' || opts === null) throw new GitArgumentError('opts', 'expected { dir } or { memory: true }');
   let ctx: GitContext;
   if ('memory' in opts) {
     if (opts.memory !== true) throw new GitArgumentError('opts.memory', 'must be true');
-    ctx = { fs: opts.fs ?? createFsFromVolume(new Volume()), gitdir: '/ctxgit.git', cache: {} };
+    ctx = { fs: opts.fs ?? createFsFromVolume(new Volume()), gitdir: '/ctxgit.git', cache: {}, ...readHook(opts) };
   } else {
     if (typeof opts.dir !== 'string' || opts.dir === '') throw new GitArgumentError('opts.dir', 'expected a directory path');
-    ctx = { fs: opts.fs ?? nodeFs, gitdir: resolve(opts.dir).replace(/\\/gu, '/').replace(/(?<=.)\/+$/u, ''), cache: {} };
+    ctx = { fs: opts.fs ?? nodeFs, gitdir: resolve(opts.dir).replace(/\\/gu, '/').replace(/(?<=.)\/+$/u, ''), cache: {}, ...readHook(opts) };
   }
   if (opts.fsync !== undefined && typeof opts.fsync !== 'boolean') throw new GitArgumentError('opts.fsync', 'expected a boolean');
   if (opts.tempSuffix !== undefined && typeof opts.tempSuffix !== 'function') throw new GitArgumentError('opts.tempSuffix', 'expected a function');

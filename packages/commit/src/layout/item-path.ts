@@ -10,6 +10,14 @@ export function itemPath(orderKey: string, itemKey: string): readonly [string, s
   return [ITEMS_DIR, orderKey.slice(0, 5), orderKey.slice(5, 7), `${orderKey}-${pathSafeKey(itemKey)}.json`];
 }
 
+/**
+ * Tree path of what a summary folded: its item path without `.json` (`items/<5>/<2>/<order key>-<summary key>`),
+ * beside its blob; inside, the folded items are named `<position, 9 digits>-<key>.json` (see `foldedName`).
+ */
+export function foldPath(orderKey: string, itemKey: string): readonly [string, string, string, string] {
+  return [ITEMS_DIR, orderKey.slice(0, 5), orderKey.slice(5, 7), `${orderKey}-${pathSafeKey(itemKey)}`];
+}
+
 /** The item key as a file-name fragment: `[A-Za-z0-9._~]` kept, any other UTF-16 unit written `%XXXX`. */
 export function pathSafeKey(key: string): string {
   let out = '';

@@ -148,7 +148,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
       let h = ctx.historyTokens(items);
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
       if (!triggered) return items;
-      let cur = new FoldIndex(items);
+      let cur = new FoldIndex(items, ctx.foldedOf);
       let attempts = 0;
       // Past `maxFoldAttempts` folds the rule stops, unless the history is still above the emergency mark: then
       // the cap is lifted and folding goes on down to the lower mark (an imported session may need hundreds).
@@ -208,7 +208,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
           h -= plan.saved;
         }
         if (plans.length > 0) {
-          cur = new FoldIndex(applyFolds(cur.items, plans));
+          cur = new FoldIndex(applyFolds(cur.items, plans), ctx.foldedOf);
           runs = undefined;
           continue;
         }

@@ -104,6 +104,7 @@ export async function readObjectInternal(ctx: GitContext, oid: string): Promise<
   const deflated = await readFileOrNull(ctx, loosePath(ctx, oid).file);
   const object = deflated !== null ? decodeLoose(oid, deflated) : await readPacked(ctx, oid);
   if (object === null) throw new ObjectNotFoundError(oid);
+  ctx.onObjectRead?.(oid);
   rememberExisting(state, oid);
   cacheObject(state, oid, object);
   return object;

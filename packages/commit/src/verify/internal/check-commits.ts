@@ -1,13 +1,14 @@
-import { canonicalJson } from '../../canonical-json.js';
 import { META_FILE, parseCommitMeta } from '../../commit-meta.js';
 import { readBlob } from '../../git/read-blob.js';
+import { readTree } from '../../git/read-tree.js';
+import { recordBlobText } from '../../layout/item-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';
 import { ITEMS_DIR, pathSafeKey } from '../../layout/item-path.js';
 import type { DagModel } from './check-dag.js';
 import type { CommitStart } from './commit-start.js';
 import type { Verifier } from './verifier.js';
 import { blobOid, guard, isRecord, parseJson, report } from './verifier.js';
-import { entryOf, leavesAt } from './walk-tree.js';
+import { entryOf, treesAt } from './walk-tree.js';
 
 interface CheckedItem {
   readonly key: string;
@@ -22,6 +23,7 @@ interface CheckedItem {
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 const STATES = new Set(['full', 'aged', 'cleared', 'summarized', 'summary']);
 const FILE = /^(\d{9}(?:\d*[1-9])?)-(.+)\.json$/u;
+const FOLDED = /^(\d{9})-(.+)\.json$/u;
 const OID = /^[0-9a-f]{40}$/u;
 
 function itemProblem(value: unknown): string | undefined {
@@ -43,8 +45,7 @@ function itemProblem(value: unknown): string | undefined {
 
 /** Walks every ContextCommit reachable from the starts (all parents) and checks each one end to end. */
 export async function checkContextCommits(v: Verifier, dag: DagModel, starts: readonly CommitStart[]): Promise<void> {
-  const items = new Map<string, CheckedItem | null>();
-  const origins = new Map<string, string | null>();
+  const st: CheckState = { dag, items: new Map(), origins: new Map(), folds: new Map() };
   const seen = new Set<string>();
   const queue: string[] = [];
   for (const s of starts) {
@@ -55,7 +56,7 @@ export async function checkContextCommits(v: Verifier, dag: DagModel, starts: re
     const oid = queue.pop() as string;
     if (seen.has(oid)) continue;
     seen.add(oid);
-    const parents = await checkOne(v, dag, oid, items, origins);
+    const parents = await checkOne(v, st, oid);
     queue.push(...parents);
   }
 }
@@ -94,7 +95,91 @@ async function checkOrigin(v: Verifier, dag: DagModel, origins: Map<string, stri
   }
 }
 
-async function checkOne(v: Verifier, dag: DagModel, oid: string, cache: Map<string, CheckedItem | null>, origins: Map<string, string | null>): Promise<readonly string[]> {
+/** Reads and checks one item blob (cached by oid): JSON, the item shape, and the pretty canonical bytes. */
+async function readItem(v: Verifier, path: string, oid: string, cache: Map<string, CheckedItem | null>): Promise<CheckedItem | null> {
+  let item = cache.get(oid);
+  if (item !== undefined) return item;
+  item = null;
+  v.counts.items++;
+  const bytes = await guard(v, path, 'unreadable item blob', () => readBlob(v.git, oid));
+  const parsed = bytes === undefined ? undefined : parseJson(bytes);
+  if (parsed !== undefined && 'error' in parsed) report(v, 'E_VERIFY_ITEM_INVALID', path, `not UTF-8 JSON: ${parsed.error}`);
+  if (parsed !== undefined && 'value' in parsed) {
+    const problem = itemProblem(parsed.value);
+    if (problem !== undefined) report(v, 'E_VERIFY_ITEM_INVALID', path, problem);
+    else {
+      const again = blobOid(Buffer.from(recordBlobText(parsed.value), 'utf8'));
+      if (again !== oid) report(v, 'E_VERIFY_ITEM_HASH_MISMATCH', path, `re-serialized canonically (pretty-printed, keys sorted) the item hashes to ${again}, the tree says ${oid}`);
+      item = parsed.value as unknown as CheckedItem;
+    }
+  }
+  cache.set(oid, item);
+  return item;
+}
+
+/** What one commit check shares: the DAG, the item and origin caches, and the checked summary trees (tree:summary → keys under it). */
+interface CheckState {
+  readonly dag: DagModel;
+  readonly items: Map<string, CheckedItem | null>;
+  readonly origins: Map<string, string | null>;
+  readonly folds: Map<string, readonly string[]>;
+}
+
+/** An item from a DAG node must record its original; a summary, or an attached copy of a source's summary, has none. */
+async function checkSource(v: Verifier, st: CheckState, path: string, it: CheckedItem): Promise<void> {
+  const attachedSummary = it.attachedFrom !== undefined && !st.dag.nodes.has(it.sourceNodeId);
+  const summary = it.state === 'summary' || it.folded !== undefined;
+  if (!summary && it.origin === undefined && !attachedSummary) report(v, 'E_VERIFY_ORIGIN_MISSING', path, 'an item from a DAG node without the oid of its original');
+  if (it.origin !== undefined) await checkOrigin(v, st.dag, st.origins, path, it);
+}
+
+/**
+ * Checks the tree of what `summary` folded: one blob per folded key, in the summary's order and named by position,
+ * each `summarized` into it; a folded summary has its own tree beside its blob, checked the same way. Returns every
+ * key under the summary (at every depth); a tree shared with an earlier commit is checked once.
+ */
+async function checkFolded(v: Verifier, st: CheckState, where: string, tree: string, summary: CheckedItem): Promise<readonly string[]> {
+  const id = `${tree}:${summary.key}`;
+  const done = st.folds.get(id);
+  if (done !== undefined) return done;
+  const keys: string[] = [];
+  st.folds.set(id, keys);
+  const entries = (await guard(v, where, 'unreadable tree', () => readTree(v.git, tree))) ?? [];
+  const trees = new Map<string, string>();
+  for (const e of entries) if (e.type === 'tree') trees.set(e.path, e.oid);
+  const blobs = entries.filter((e) => e.type === 'blob');
+  const expected = summary.folded ?? [];
+  if (blobs.length !== expected.length) report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', where, `the summary folds ${expected.length} items, its tree holds ${blobs.length}`);
+  for (const [i, e] of blobs.entries()) {
+    const path = `${where}/${e.path}`;
+    const m = FOLDED.exec(e.path);
+    if (m === null || Number(m[1]) !== i + 1) {
+      report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', path, `not the folded item path <position ${i + 1}, 9 digits>-<key>.json`);
+      continue;
+    }
+    const it = await readItem(v, path, e.oid, st.items);
+    if (it === null) continue;
+    if (pathSafeKey(it.key) !== m[2]) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', path, `holds item ${JSON.stringify(it.key)}, stored under another key`);
+    if (it.key !== expected[i] || it.state !== 'summarized' || it.mergedInto !== summary.key) {
+      report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `folded item ${i + 1} of ${summary.key} should be ${String(expected[i])}, summarized into it; it is ${it.key} (${it.state}, into ${String(it.mergedInto)})`);
+    }
+    keys.push(it.key);
+    await checkSource(v, st, path, it);
+    const name = e.path.slice(0, -'.json'.length);
+    const sub = trees.get(name);
+    trees.delete(name);
+    if (it.folded === undefined) {
+      if (sub !== undefined) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', `${where}/${name}`, 'a tree beside an item that is no summary');
+      continue;
+    }
+    if (sub === undefined) report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `a folded summary without the tree of what it folded`);
+    else keys.push(...(await checkFolded(v, st, `${where}/${name}`, sub, it)));
+  }
+  for (const name of trees.keys()) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', `${where}/${name}`, 'a tree without a folded summary beside it');
+  return keys;
+}
+
+async function checkOne(v: Verifier, st: CheckState, oid: string): Promise<readonly string[]> {
   const c = await guard(v, oid, 'unreadable ContextCommit', () => readCommitObject(v.git, oid));
   if (c === undefined) return [];
   v.counts.contextCommits++;
@@ -106,77 +191,69 @@ async function checkOne(v: Verifier, dag: DagModel, oid: string, cache: Map<stri
   const metaBytes = await guard(v, `${oid}:${META_FILE}`, 'unreadable blob', () => readBlob(v.git, metaEntry.oid));
   const meta = metaBytes === undefined ? undefined : parseCommitMeta(Buffer.from(metaBytes).toString('utf8'));
   if (typeof meta === 'string') report(v, 'E_VERIFY_NOT_CONTEXT_COMMIT', `${oid}:${META_FILE}`, meta);
+  // The live items: blobs three levels below items/; beside a summary's blob, the tree of what it folded.
   const list: CheckedItem[] = [];
+  const foldTrees = new Map<string, { tree: string; path: string }>();
   const dir = await entryOf(v, oid, c.tree, ITEMS_DIR);
-  const leaves = dir === undefined ? [] : await leavesAt(v, oid, dir.oid, [ITEMS_DIR], 3);
-  for (const leaf of leaves) {
-    const path = `${oid}:${leaf.path.join('/')}`;
-    const name = leaf.path[3] as string;
-    const m = FILE.exec(name);
-    const orderKey = m?.[1] ?? '';
-    if (m === null || leaf.path[1] !== orderKey.slice(0, 5) || leaf.path[2] !== orderKey.slice(5, 7)) {
-      report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', path, 'not an item path items/<5 digits>/<2 digits>/<order key>-<key>.json');
-      continue;
-    }
-    let item = cache.get(leaf.oid);
-    if (item === undefined) {
-      item = null;
-      v.counts.items++;
-      const bytes = await guard(v, path, 'unreadable item blob', () => readBlob(v.git, leaf.oid));
-      const parsed = bytes === undefined ? undefined : parseJson(bytes);
-      if (parsed !== undefined && 'error' in parsed) report(v, 'E_VERIFY_ITEM_INVALID', path, `not UTF-8 JSON: ${parsed.error}`);
-      if (parsed !== undefined && 'value' in parsed) {
-        const problem = itemProblem(parsed.value);
-        if (problem !== undefined) report(v, 'E_VERIFY_ITEM_INVALID', path, problem);
-        else {
-          const again = blobOid(Buffer.from(`${canonicalJson(parsed.value)}\n`, 'utf8'));
-          if (again !== leaf.oid) report(v, 'E_VERIFY_ITEM_HASH_MISMATCH', path, `re-serialized canonically the item hashes to ${again}, the tree says ${leaf.oid}`);
-          item = parsed.value as unknown as CheckedItem;
-        }
+  const leafDirs = dir === undefined ? [] : await treesAt(v, oid, dir.oid, [ITEMS_DIR], 2);
+  for (const leafDir of leafDirs) {
+    const entries = (await guard(v, `${oid}:${leafDir.path.join('/')}`, 'unreadable tree', () => readTree(v.git, leafDir.oid))) ?? [];
+    const trees = new Map<string, string>();
+    for (const e of entries) if (e.type === 'tree') trees.set(e.path, e.oid);
+    for (const e of entries) {
+      if (e.type !== 'blob') continue;
+      const path = `${oid}:${[...leafDir.path, e.path].join('/')}`;
+      const m = FILE.exec(e.path);
+      const orderKey = m?.[1] ?? '';
+      if (m === null || leafDir.path[1] !== orderKey.slice(0, 5) || leafDir.path[2] !== orderKey.slice(5, 7)) {
+        report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', path, 'not an item path items/<5 digits>/<2 digits>/<order key>-<key>.json');
+        continue;
       }
-      cache.set(leaf.oid, item);
+      const item = await readItem(v, path, e.oid, st.items);
+      if (item === null) continue;
+      if (pathSafeKey(item.key) !== m[2]) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', path, `holds item ${JSON.stringify(item.key)}, stored under another key`);
+      list.push(item);
+      const name = e.path.slice(0, -'.json'.length);
+      const sub = trees.get(name);
+      trees.delete(name);
+      if (sub !== undefined) foldTrees.set(item.key, { tree: sub, path: `${oid}:${[...leafDir.path, name].join('/')}` });
     }
-    if (item === null) continue;
-    if (pathSafeKey(item.key) !== m[2]) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', path, `holds item ${JSON.stringify(item.key)}, stored under another key`);
-    list.push(item);
+    for (const name of trees.keys()) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', `${oid}:${[...leafDir.path, name].join('/')}`, 'a tree without a summary blob beside it');
   }
-  const byKey = new Map<string, CheckedItem>();
-  for (const it of list) {
-    if (byKey.has(it.key)) report(v, 'E_VERIFY_ITEM_INVALID', oid, `item key ${JSON.stringify(it.key)} appears twice`);
-    byKey.set(it.key, it);
-  }
-  if (meta !== undefined && typeof meta !== 'string') {
-    if (meta.itemCount !== leaves.length) report(v, 'E_VERIFY_ITEM_COUNT_MISMATCH', `${oid}:${META_FILE}`, `meta.json counts ${meta.itemCount} items, the tree holds ${leaves.length}`);
-    if (!dag.nodes.has(meta.headNodeId)) report(v, 'E_VERIFY_HEAD_NODE_MISSING', `${oid}:${META_FILE}`, `head node ${meta.headNodeId} is not in the DAG`);
-  }
-  const folds = new Map<string, Set<string>>();
-  for (const it of list) if (it.folded !== undefined) folds.set(it.key, new Set(it.folded));
+  // Every key once in the commit: live, or under exactly one summary (at any depth).
+  const seen = new Set<string>();
+  const once = (key: string, where: string): void => {
+    if (seen.has(key)) report(v, 'E_VERIFY_ITEM_INVALID', where, `item key ${JSON.stringify(key)} appears twice (live, or under more than one summary)`);
+    seen.add(key);
+  };
+  let folded = 0;
   for (const it of list) {
     const path = `${oid}:item ${it.key}`;
-    // a summary (visible, or absorbed by a later one) and an attached copy of a source's summary have no DAG node of their own
-    const attachedSummary = it.attachedFrom !== undefined && !dag.nodes.has(it.sourceNodeId);
-    const summary = it.state === 'summary' || it.folded !== undefined;
-    if (!summary && it.origin === undefined && !attachedSummary) report(v, 'E_VERIFY_ORIGIN_MISSING', path, 'an item from a DAG node without the oid of its original');
-    if (it.origin !== undefined) await checkOrigin(v, dag, origins, path, it);
-    const into = byKey.get(it.mergedInto ?? '');
-    if (it.state === 'summarized' && (into === undefined || (into.state !== 'summary' && into.folded === undefined) || folds.get(into.key)?.has(it.key) === false)) {
-      report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `summarized, but its summary ${String(it.mergedInto)} is not in the commit`);
+    once(it.key, oid);
+    if (it.state === 'summarized') report(v, 'E_VERIFY_ITEM_INVALID', path, 'a summarized item in the live list (folded items live under their summary)');
+    await checkSource(v, st, path, it);
+    if (it.state !== 'summary' && it.folded === undefined) continue;
+    v.counts.summaries++;
+    if ((it.folded ?? []).length === 0) report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, 'a summary that folds nothing');
+    const at = foldTrees.get(it.key);
+    if (at === undefined) {
+      report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, 'a summary without the tree of what it folded beside its blob');
+      continue;
     }
-    if (!summary) continue;
-    if (it.state === 'summary') v.counts.summaries++;
-    const folded = it.folded ?? list.filter((x) => x.mergedInto === it.key).map((x) => x.key);
-    if (folded.length === 0) report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, 'a summary that folds nothing');
-    for (const k of folded) {
-      const orig = byKey.get(k);
-      if (orig === undefined || orig.state !== 'summarized' || orig.mergedInto !== it.key || (orig.origin === undefined && orig.folded === undefined)) {
-        report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `folded item ${k} is ${orig === undefined ? 'not in the commit' : `not a summarized item of this summary with an origin`}`);
-      }
-    }
+    const under = await checkFolded(v, st, at.path, at.tree, it);
+    for (const k of under) once(k, at.path);
+    folded += under.length;
+  }
+  for (const [key, at] of foldTrees) if (!list.some((it) => it.key === key && it.folded !== undefined)) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', at.path, 'a tree beside an item that is no summary');
+  if (meta !== undefined && typeof meta !== 'string') {
+    if (meta.itemCount !== list.length) report(v, 'E_VERIFY_ITEM_COUNT_MISMATCH', `${oid}:${META_FILE}`, `meta.json counts ${meta.itemCount} live items, the tree holds ${list.length}`);
+    if (meta.foldedItems !== folded) report(v, 'E_VERIFY_ITEM_COUNT_MISMATCH', `${oid}:${META_FILE}`, `meta.json counts ${meta.foldedItems} folded items, the summaries' trees hold ${folded}`);
+    if (!st.dag.nodes.has(meta.headNodeId)) report(v, 'E_VERIFY_HEAD_NODE_MISSING', `${oid}:${META_FILE}`, `head node ${meta.headNodeId} is not in the DAG`);
   }
   if (c.parents.length > 1) {
     const merged = new Set<string>();
     for (const it of list) {
-      const pointer = it.attachedFrom === undefined ? undefined : dag.nodes.get(it.attachedFrom);
+      const pointer = it.attachedFrom === undefined ? undefined : st.dag.nodes.get(it.attachedFrom);
       const attach = pointer?.metadata?.['attach'];
       if (pointer?.metadata?.['merge'] !== undefined && isRecord(attach) && typeof attach['commit'] === 'string') merged.add(attach['commit']);
     }

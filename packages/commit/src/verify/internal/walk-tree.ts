@@ -25,6 +25,20 @@ export async function leavesAt(v: Verifier, where: string, tree: string, prefix:
   return out;
 }
 
+/** The trees exactly `depth` levels below `tree`; a blob where a tree should be is reported and skipped. */
+export async function treesAt(v: Verifier, where: string, tree: string, prefix: readonly string[], depth: number): Promise<Leaf[]> {
+  const entries = await guard(v, `${where}:${prefix.join('/')}`, 'unreadable tree', () => readTree(v.git, tree));
+  if (entries === undefined) return [];
+  const out: Leaf[] = [];
+  for (const e of entries) {
+    const path = [...prefix, e.path];
+    if (e.type !== 'tree') v.issues.push({ code: 'E_VERIFY_DAG_INDEX_MISMATCH', severity: 'error', path: `${where}:${path.join('/')}`, message: `unexpected ${e.type} at depth ${depth} of the layout` });
+    else if (depth === 1) out.push({ path, oid: e.oid });
+    else out.push(...(await treesAt(v, where, e.oid, path, depth - 1)));
+  }
+  return out;
+}
+
 /** The entry `name` of a tree, or undefined. */
 export async function entryOf(v: Verifier, where: string, tree: string, name: string): Promise<{ oid: string; type: 'blob' | 'tree' } | undefined> {
   const entries = await guard(v, where, 'unreadable tree', () => readTree(v.git, tree));

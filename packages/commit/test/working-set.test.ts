@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { render } from '@ctxgit/render';
+import { openRepo, readCommitObject, readTree } from '../src/index.js';
+import type { GitContext, Repo } from '../src/index.js';
+import { FS_KINDS, git, stepClock } from './helpers.js';
+
+/** A chat at a small budget: it folds, and folds summaries into later ones. */
+async function chat(repo: Repo, turns: number): Promise<void> {
+  const s = await repo.createSession('ws', { model: 'openai:gpt-4o', budget: 1000, clock: stepClock() });
+  for (let i = 0; i < turns; i++) {
+    await s.append({ role: 'user', output: `Question ${i}: tell me about the number ${i} in a few words, please, with detail.` });
+    await s.commit();
+    await s.append({ role: 'assistant', output: `Answer ${i}: the number ${i} is ${i % 2 === 0 ? 'even' : 'odd'} and comes after ${i - 1}.` });
+  }
+  await s.append({ role: 'user', output: 'Done.' });
+  await s.commit();
+}
+
+/** Every object under the summaries' trees of a commit tree (`items/<5>/<2>/<order key>-<summary key>/…`): the history. */
+async function history(ctx: GitContext, tree: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const all = async (t: string): Promise<void> => {
+    out.add(t);
+    for (const e of await readTree(ctx, t)) {
+      if (e.type === 'tree') await all(e.oid);
+      else out.add(e.oid);
+    }
+  };
+  const items = (await readTree(ctx, tree)).find((e) => e.path === 'items');
+  for (const top of items === undefined ? [] : await readTree(ctx, items.oid))
+    for (const mid of await readTree(ctx, top.oid)) for (const leaf of await readTree(ctx, mid.oid)) if (leaf.type === 'tree') await all(leaf.oid);
+  return out;
+}
+
+describe.each(FS_KINDS)('the working set on $name', (kind) => {
+  it('a cold start reads the live items only, never the history behind the summaries; the live list stays bounded', async () => {
+    const { repo, fs, gitdir } = await kind.open();
+    await chat(repo, 60);
+    const latest = await (await repo.openSession('ws')).commit();
+    expect(latest.foldedItems ?? 0).toBeGreaterThan(latest.items.length);
+    expect(latest.items.some((it) => it.state === 'summarized')).toBe(false);
+    // A fresh repository object over the same storage: open, find the latest commit, render it.
+    const read = new Set<string>();
+    const cold = await openRepo({ ...(kind.name === 'disk' ? { dir: gitdir } : { memory: true as const }), fs, clock: stepClock(), fsync: false, onObjectRead: (oid) => void read.add(oid) });
+    const again = await (await cold.openSession('ws')).commit();
+    expect(again.id).toBe(latest.id);
+    render(again, { provider: 'openai-chat' });
+    const behind = await history(repo.git, (await readCommitObject(repo.git, latest.id)).tree);
+    expect(behind.size).toBeGreaterThan(latest.foldedItems ?? 0);
+    expect([...read].filter((oid) => behind.has(oid))).toEqual([]);
+    // O(live): the live items' blobs, their trees, the session's refs and records, and a handful more.
+    expect(read.size).toBeLessThan(2 * again.items.length + 40);
+    if (kind.name === 'disk') git(gitdir, 'fsck', '--strict', '--no-dangling');
+  });
+});
