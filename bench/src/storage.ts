@@ -7,7 +7,7 @@
  * a fresh repository object opens the session, finds its latest commit and renders it, counting the objects it
  * reads from storage (`onObjectRead`). Topic `storage` of `pnpm bench`.
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/storage.ts [--quick]`
+ * `node --conditions=@ctxgit/source --import tsx bench/src/storage.ts [--quick] [--turns=10000]`
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -165,21 +165,23 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
 /**
  * Runs the storage benchmark.
  *
- * @param opts - `quick`: 100 turns, 30 measured; else 100 and 1,000, 100 measured
+ * @param opts - `quick`: 100 turns, 30 measured; else 100 and 1,000, 100 measured; `turns`: other session lengths
+ * (each measured over 100 turns, 30 when quick) @defaultValue `turns`: as `quick` says
  * @returns one row per size
  * @example
  * ```ts
  * const rows = await runStorageBench({ quick: true });
  * ```
  */
-export async function runStorageBench(opts: { readonly quick: boolean }): Promise<StorageBenchRow[]> {
+export async function runStorageBench(opts: { readonly quick: boolean; readonly turns?: readonly number[] }): Promise<StorageBenchRow[]> {
   const rows: StorageBenchRow[] = [];
-  for (const n of opts.quick ? [100] : [100, 1000]) rows.push(await measure(n, opts.quick ? 30 : 100));
+  for (const n of opts.turns ?? (opts.quick ? [100] : [100, 1000])) rows.push(await measure(n, opts.quick ? 30 : 100));
   return rows;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const rows = await runStorageBench({ quick: process.argv.includes('--quick') });
+  const turns = process.argv.find((a) => a.startsWith('--turns='))?.slice('--turns='.length).split(',').map(Number);
+  const rows = await runStorageBench({ quick: process.argv.includes('--quick'), ...(turns === undefined ? {} : { turns }) });
   process.stdout.write(
     'turns | measured | turn median ms | p95 | p99 | fold turns | slowest fold / median | items walked median | max | folded items | cold start objects read | cold start ms | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n',
   );

@@ -87,6 +87,7 @@ describe('viewer API', () => {
     const view = await ok<CommitView>(`/api/commits/${id}`);
     expect(view.items.map((i) => i.key)).toEqual(c.items.filter((i) => i.state !== 'summarized').map((i) => i.key));
     expect(view.states['summary']).toBeGreaterThan(0);
+    expect(view.states['summarized']).toBe(c.foldedItems);
     expect(view.totalTokens).toBe(c.totalTokens);
     for (const provider of ['anthropic', 'openai-chat', 'openai-responses', 'text']) {
       const r = await ok<RenderView>(`/api/commits/${id}/render?provider=${provider}`);

@@ -171,8 +171,35 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
     corrupt('E_VERIFY_ITEM_HASH_MISMATCH', () =>
       withContext(async (tree) => {
         const [first] = await items(ctx, tree);
-        const pretty = await writeBlob(ctx, `${JSON.stringify(await json(ctx, first?.oid ?? ''), null, 2)}\n`);
-        return updateTree(ctx, tree, [{ path: first?.path ?? [], oid: pretty, type: 'blob' }]);
+        // item blobs are pretty-printed canonical JSON: the same item on one line is not
+        const compact = await writeBlob(ctx, `${JSON.stringify(await json(ctx, first?.oid ?? ''))}\n`);
+        return updateTree(ctx, tree, [{ path: first?.path ?? [], oid: compact, type: 'blob' }]);
+      }),
+    ));
+
+  it('a summary without the tree of what it folded beside it', () =>
+    corrupt('E_VERIFY_SUMMARY_ORIGINAL_MISSING', () =>
+      withContext(async (tree) => {
+        const under = (await items(ctx, tree)).find((it) => it.path.length > 4);
+        expect(under).toBeDefined();
+        return updateTree(ctx, tree, [{ path: under?.path.slice(0, 4) ?? [], oid: null, type: 'tree' }]);
+      }),
+    ));
+
+  it("a folded original missing from its summary's tree", () =>
+    corrupt('E_VERIFY_SUMMARY_ORIGINAL_MISSING', () =>
+      withContext(async (tree) => {
+        const under = (await items(ctx, tree)).find((it) => it.path.length === 5);
+        return updateTree(ctx, tree, [{ path: under?.path ?? [], oid: null, type: 'blob' }]);
+      }),
+    ));
+
+  it('a folded original that is live as well (under a summary and in the live list)', () =>
+    corrupt('E_VERIFY_ITEM_INVALID', () =>
+      withContext(async (tree) => {
+        const under = (await items(ctx, tree)).find((it) => it.path.length === 5) as { path: string[]; oid: string };
+        const name = `999999999-${(under.path[4] ?? '').replace(/^\d{9}-/u, '')}`;
+        return updateTree(ctx, tree, [{ path: ['items', '99999', '99', name], oid: under.oid, type: 'blob' }]);
       }),
     ));
 

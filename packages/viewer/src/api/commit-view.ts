@@ -9,7 +9,8 @@ const ITEM_CHARS = 4_000;
 /** A commit with its live items (what the model sees) and the count of items per state. */
 export async function commitView(ctx: ViewerContext, id: string): Promise<CommitView> {
   const c: ContextCommit = await ctx.repo.readCommit(id);
-  const states: Record<string, number> = {};
+  // The folded items live under their summaries (the commit counts them): summarized ones included.
+  const states: Record<string, number> = (c.foldedItems ?? 0) > 0 ? { summarized: c.foldedItems ?? 0 } : {};
   const items: ItemView[] = [];
   c.items.forEach((it, index) => {
     states[it.state] = (states[it.state] ?? 0) + 1;
