@@ -103,7 +103,7 @@ export async function buildLatestCommit(core: RepoCore, s: SessionSettings, dag:
       origins.set(n.id, await writeBlob(core.git, canonicalJson(n)));
       continue;
     }
-    const expansion = await expandAttach(core, n, pointer);
+    const expansion = await expandAttach(core, n, pointer, await branchNodes(dag, n));
     inputs.push(...expansion.items);
     for (const [k, v] of expansion.origins) origins.set(k, v);
     if (pointer.merge !== undefined && expansion.source !== undefined) {
@@ -156,6 +156,19 @@ function foldedNow(folds: ReadonlyMap<string, readonly ContextItem[]>): number {
   return n;
 }
 
+/** The nodes on the branch above `node` (its predecessors up to the root) and their tool calls. */
+async function branchNodes(dag: SessionDag, node: Node): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (let id = node.predecessor; id !== undefined; ) {
+    const n = await dag.getNode(id);
+    if (n === undefined) break;
+    ids.add(n.id);
+    if (n.role === 'assistant') for (const callee of await dag.calleesOf(n.id)) ids.add(callee);
+    id = n.predecessor;
+  }
+  return ids;
+}
+
 /**
  * The ContextCommit of the session's head ({@link buildLatestCommit}); a new one is recorded in the commit index
  * (one DAG commit) and the session's context ref is moved to it (compare-and-swap each).
@@ -163,7 +176,7 @@ function foldedNow(folds: ReadonlyMap<string, readonly ContextItem[]>): number {
 export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Promise<StoredCommit> {
   const contextBefore = await readRef(core.git, contextRef(s.name));
   const built = await buildLatestCommit(core, s, storedDag(core.store, s.name));
-  if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)]));
+  if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)], s.lastTime));
   await moveContext(core, s.name, contextBefore, built.stored.commit.id);
   return built.stored;
 }

@@ -32,22 +32,23 @@ export interface AttachExpansion {
 }
 
 /**
- * Expands a pointer: the visible items of the source commit, re-keyed `<pointer>~<key>`, `full`, with
+ * Expands a pointer: the visible items of the source commit whose nodes are not in `shared` (the nodes already on the
+ * pointer's branch: a fork merged back brings only what it added since the common history), re-keyed `<pointer>~<key>`, `full`, with
  * `attachedFrom` = the pointer id (contiguous, so render wraps them in one open/close marker pair), tool call ids
  * prefixed so they cannot clash with the target's, locked only for the base peer of a merge. When the source
  * commit cannot be loaded, one `user` item stands in for it.
  */
-export async function expandAttach(core: RepoCore, pointer: Node, attach: AttachPointer): Promise<AttachExpansion> {
-  const standIn = async (reason: string): Promise<AttachExpansion> => {
+export async function expandAttach(core: RepoCore, pointer: Node, attach: AttachPointer, shared: ReadonlySet<string> = new Set()): Promise<AttachExpansion> {
+  const standIn = async (reason: string, code = 'attach_unavailable'): Promise<AttachExpansion> => {
     const item: ContextItem = {
       key: pointer.id,
       sourceNodeId: pointer.id,
       role: 'user',
       state: 'full',
       locked: false,
-      blocks: [{ type: 'text', text: `${pointer.output}\n[the attached context could not be loaded: ${reason}]` }],
+      blocks: [{ type: 'text', text: `${pointer.output}\n[${reason}]` }],
       tokens: 0,
-      reason: 'attach_unavailable',
+      reason: code,
       attachedFrom: pointer.id,
       touchedAt: pointer.createdAt,
     };
@@ -57,14 +58,19 @@ export async function expandAttach(core: RepoCore, pointer: Node, attach: Attach
   try {
     source = await loadCommit(core, attach.source.commit);
   } catch (err) {
-    return standIn(err instanceof Error ? err.message : String(err));
+    return standIn(`the attached context could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
   }
   const prefix = `at${pointer.id.slice(0, 8)}_`;
   const rekey = (key: string): string => `${pointer.id}~${key}`;
   const items: ContextItem[] = [];
   const origins = new Map<string, string>();
+  let sharedItems = 0;
   for (const it of source.commit.items) {
     if (it.state === 'summarized') continue;
+    if (it.state !== 'summary' && shared.has(it.sourceNodeId)) {
+      sharedItems++;
+      continue;
+    }
     const blocks: Block[] = it.blocks.map((b) =>
       b.type === 'tool_call' ? { ...b, id: prefix + b.id } : b.type === 'tool_result' ? { ...b, callId: prefix + b.callId } : b,
     );
@@ -86,6 +92,7 @@ export async function expandAttach(core: RepoCore, pointer: Node, attach: Attach
     const origin = source.entries.get(it.key)?.origin;
     if (origin !== undefined) origins.set(item.key, origin);
   }
-  if (items.length === 0) return standIn(`commit ${source.commit.id} holds no visible item`);
+  if (items.length === 0 && sharedItems > 0) return { ...(await standIn(`nothing new: every item of commit ${source.commit.id} is already on this branch`, 'attach_nothing_new')), source };
+  if (items.length === 0) return standIn(`the attached context could not be loaded: commit ${source.commit.id} holds no visible item`);
   return { items, origins, source };
 }

@@ -51,7 +51,7 @@ export async function mergeSessions(core: RepoCore, options: MergeOptions, open:
   for (const [i, p] of peers.entries()) {
     const c = terminals[i] as ContextCommit;
     await dagWrite(target.name, 'merge', () =>
-      appendAttach(core.store.forSession(target.name, [p.name]), target.name, { session: p.name, head: c.headNodeId, commit: c.id }, {
+      appendAttach(core.store.forSession(target.name, [p.name], target.lastTime), target.name, { session: p.name, head: c.headNodeId, commit: c.id }, {
         ...dag,
         output: `[merged session ${p.name} at commit ${c.id}]`,
         metadata: { merge: { base: p.name === base } },
@@ -60,7 +60,7 @@ export async function mergeSessions(core: RepoCore, options: MergeOptions, open:
   }
   if (opts.instruction !== undefined) {
     const text = opts.instruction;
-    await dagWrite(target.name, 'merge', () => appendNode(core.store.forSession(target.name), target.name, { role: 'user', output: text }, dag));
+    await dagWrite(target.name, 'merge', () => appendNode(core.store.forSession(target.name, [], target.lastTime), target.name, { role: 'user', output: text }, dag));
   }
   const merged = (await ensureLatestCommit(core, target)).commit;
   for (const p of peers) await swapRef(core, p.name, mergedRef(p.name), await readRef(core.git, mergedRef(p.name)), merged.id);

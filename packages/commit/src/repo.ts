@@ -1,4 +1,6 @@
 import type { Clock } from '@ctxgit/dag';
+import type { SessionClock } from './session-clock.js';
+import { trackClock } from './session-clock.js';
 import { createSession as createDagSession, forkSession as forkDagSession, writeTranscript } from '@ctxgit/dag';
 import type { Transcript } from '@ctxgit/dag';
 import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOptions } from '@ctxgit/rules';
@@ -83,6 +85,8 @@ export class Repo {
   readonly #summarizer: SessionSummarizer | undefined;
   readonly #catalogues = new CatalogueCache();
   readonly #origin: Origin | undefined;
+  /** The clock each session was created or opened with here: its merges and forks keep to it when given none. */
+  readonly #clocks = new Map<string, SessionClock>();
 
   /** @internal */
   constructor(core: RepoCore, clock: Clock, summarizer?: SessionSummarizer, origin?: Origin) {
@@ -126,7 +130,7 @@ export class Repo {
   async #create(name: string, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
     const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
-    const config = this.#config(name, opts, opts.clock ?? this.#clock);
+    const config = this.#config(name, opts, this.#clockOf(name, opts.clock).now);
     const settings = await this.#settings(config, opts);
     const tools = opts.tools === undefined ? undefined : createToolCatalogue(opts.tools);
     if ((await this.#core.store.getSession(name)) !== undefined) {
@@ -134,7 +138,7 @@ export class Repo {
       if ((await readRef(this.#core.git, configRef(name))) !== null) throw new SessionNameTakenError(name);
     } else {
       await this.#assertNameFree(name);
-      await dagWrite(name, 'createSession', () => createDagSession(this.#core.store, name));
+      await dagWrite(name, 'createSession', () => createDagSession(this.#core.store.forSession(name, [], settings.lastTime), name));
     }
     await this.#writeConfig(config);
     await this.#writeTools(name, tools, config.createdAt);
@@ -163,12 +167,12 @@ export class Repo {
   async #import(name: string, transcript: Transcript, options: CreateSessionOptions): Promise<Session> {
     validateRefComponent(name, 'session');
     const opts = plainOptions<CreateSessionOptions>(options, 'opts', '{ model, … }', true);
-    const clock = opts.clock ?? this.#clock;
+    const clock = this.#clockOf(name, opts.clock).now;
     const config = this.#config(name, opts, clock);
     const settings = await this.#settings(config, opts);
     const tools = opts.tools === undefined ? undefined : createToolCatalogue(opts.tools);
     await this.#assertNameFree(name);
-    await dagWrite(name, 'importSession', () => writeTranscript(this.#core.store, name, transcript, { clock, ...(opts.ids === undefined ? {} : { ids: opts.ids }) }));
+    await dagWrite(name, 'importSession', () => writeTranscript(this.#core.store.forSession(name, [], this.#clockOf(name, opts.clock).last), name, transcript, { clock, ...(opts.ids === undefined ? {} : { ids: opts.ids }) }));
     await this.#writeConfig(config);
     await this.#writeTools(name, tools, config.createdAt);
     return new Session(this.#host, settings);
@@ -354,13 +358,23 @@ export class Repo {
       rules,
       rulesVersion: pipelineVersion(rules),
       ...(opts.band === undefined ? {} : { band: opts.band }),
-      clock: opts.clock ?? this.#clock,
+      clock: this.#clockOf(config.session, opts.clock).now,
+      lastTime: this.#clockOf(config.session, opts.clock).last,
       ...(opts.ids === undefined ? {} : { ids: opts.ids }),
       ...(summarizer === undefined ? {} : { summarizer }),
       ...(share === undefined ? {} : { maxPinnedShare: share }),
       toolView: resolveToolViewOptions(opts.toolView),
       catalogues: this.#catalogues,
     };
+  }
+
+  /** The clock given now (remembered for the session), else the one it was given last here, else the repository's. */
+  #clockOf(session: string, given: Clock | undefined): SessionClock {
+    const known = this.#clocks.get(session);
+    if (known !== undefined && (given === undefined || given === known.source)) return known;
+    const tracked = trackClock(given ?? this.#clock);
+    this.#clocks.set(session, tracked);
+    return tracked;
   }
 
   async #writeTools(name: string, tools: ToolCatalogue | undefined, now: number): Promise<void> {
@@ -402,7 +416,7 @@ export class Repo {
     if (rec === undefined || source === null) throw new UnknownSessionError(from.name);
     const point = at ?? rec.head;
     if (point === null) throw new InvalidOptionError('at', at ?? null, `a node id: session ${from.name} is empty`);
-    const view = this.#core.store.forSession(from.name);
+    const view = this.#core.store.forSession(from.name, [], from.lastTime);
     const node = await view.getNode(point);
     if (node === undefined || node.role === 'tool') throw new InvalidOptionError('at', point, 'a stored node that is not a tool node');
     const config: SessionConfig = { ...(await readSessionConfig(this.#core.git, source)), session: name, createdAt: from.clock() };
@@ -410,6 +424,7 @@ export class Repo {
     await this.#writeConfig(config);
     const tools = await readToolsTree(this.#core.git, from.name);
     if (tools !== undefined) await swapRef(this.#core, name, toolsRef(name), null, tools.commit); // the fork starts with the same catalogue
+    this.#clocks.set(name, { now: from.clock, last: from.lastTime, source: from.clock });
     return new Session(this.#host, { ...from, name });
   }
 }

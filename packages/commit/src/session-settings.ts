@@ -18,6 +18,8 @@ export interface SessionSettings extends ToolSettings {
   readonly rulesVersion: string;
   readonly band?: BandOptions;
   readonly clock: Clock;
+  /** The time `clock` gave last: dates the session's DAG commits. */
+  readonly lastTime: Clock;
   readonly ids?: IdGenerator;
   readonly summarizer?: SessionSummarizer;
   /** Share of the history budget pinned items may hold. */

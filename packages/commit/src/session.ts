@@ -261,7 +261,7 @@ export class Session {
     if (change === undefined) throw new InvalidOptionError('inputs', '(no write)', 'at least one node input');
     const contextBefore = await readRef(core.git, contextRef(this.name));
     const built = await buildLatestCommit(core, this.#settings, pendingDag(storedDag(core.store, this.name), change));
-    await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : []));
+    await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : [], this.#settings.lastTime));
     await moveContext(core, this.name, contextBefore, built.stored.commit.id);
     return { nodes, commit: built.stored.commit };
   }
@@ -410,7 +410,7 @@ export class Session {
       commit = (await loadCommit(core, source.commit)).commit;
     }
     return dagWrite(this.name, 'attach', () =>
-      appendAttach(core.store.forSession(this.name, [source.session]), this.name, { session: source.session, head: commit.headNodeId, commit: commit.id }, this.#dag()),
+      appendAttach(core.store.forSession(this.name, [source.session], this.#settings.lastTime), this.name, { session: source.session, head: commit.headNodeId, commit: commit.id }, this.#dag()),
     );
   }
 
@@ -594,7 +594,7 @@ export class Session {
   }
 
   #view(): SessionNodeView {
-    return this.#host.core.store.forSession(this.name);
+    return this.#host.core.store.forSession(this.name, [], this.#settings.lastTime);
   }
 
   async #setPin(key: string, pinned: boolean): Promise<PinResult> {

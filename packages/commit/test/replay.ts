@@ -36,7 +36,7 @@ export async function replay(repo: Repo, name: string, model: string, t: Transcr
   const ids: string[] = [];
   const commits: ContextCommit[] = [];
   const check = async (c: ContextCommit): Promise<void> => {
-    const view = await branchView(repo.store, c.headNodeId);
+    const view = await branchView(repo.store.forSession(name), c.headNodeId);
     const covered = new Set(c.items.flatMap((it) => (it.state === 'summary' ? [] : [it.sourceNodeId])));
     expect(covered).toEqual(new Set(view.map((n) => n.id)));
   };
@@ -66,9 +66,19 @@ export async function replay(repo: Repo, name: string, model: string, t: Transcr
   return commits;
 }
 
-/** Replays every corpus transcript into `repo`: how many transcripts, distinct commits made and assistant nodes seen. */
-export async function replayCorpus(repo: Repo): Promise<{ transcripts: number; commits: number; assistants: number }> {
-  const all = corpusTranscripts();
+/**
+ * Replays the corpus transcripts into `repo`: every one, or with `every: k` the first of each corpus (swe-agent,
+ * Claude Code, tau-bench) and each k-th after it. Returns how many transcripts, distinct commits made and assistant
+ * nodes seen.
+ */
+export async function replayCorpus(repo: Repo, every = 1): Promise<{ transcripts: number; commits: number; assistants: number }> {
+  const kept = new Map<string, number>();
+  const all = corpusTranscripts().filter(({ name }) => {
+    const corpus = name.slice(0, name.indexOf('-'));
+    const seen = kept.get(corpus) ?? 0;
+    kept.set(corpus, seen + 1);
+    return seen % every === 0;
+  });
   let commits = 0;
   let assistants = 0;
   for (const { name, model, transcript } of all) {

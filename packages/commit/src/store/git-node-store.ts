@@ -46,6 +46,8 @@ export interface CommitIndexEntry {
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
+/** How many sessions `getNode` looks in first. */
+const RECENT_SESSIONS = 4;
 const decoder = new TextDecoder();
 const OID = /^[0-9a-f]{40}$/u;
 
@@ -130,6 +132,8 @@ export class GitNodeStore implements NodeStore {
   readonly #sleep: (ms: number) => Promise<void>;
   /** The tree of the last DAG commit read per ref (commits are immutable; a long import's message is not decoded per read). */
   readonly #treeOf = new Map<string, DagState>();
+  /** Sessions where `getNode` found its last nodes, most recent first: looked in before the others. */
+  readonly #recent: string[] = [];
 
   /**
    * @param ctx - the repository, from `openGit`
@@ -164,10 +168,11 @@ export class GitNodeStore implements NodeStore {
    *
    * @param session - the session
    * @param also - other sessions whose nodes `getNode` may return
+   * @param clock - dates the DAG commits of the view's writes (the session's clock) @defaultValue the store's clock
    * @returns the view
    */
-  forSession(session: string, also: readonly string[] = []): SessionNodeView {
-    return new SessionNodeView(this, session, also);
+  forSession(session: string, also: readonly string[] = [], clock?: () => number): SessionNodeView {
+    return new SessionNodeView(this, session, also, clock);
   }
 
   async #state(session: string): Promise<DagState | null> {
@@ -232,12 +237,23 @@ export class GitNodeStore implements NodeStore {
     return oid === undefined ? undefined : (json(await readBlob(this.ctx, oid)) as Node);
   }
 
-  /** The node with that id, frozen; undefined if absent. Looks in every session's DAG (one path read each). */
+  /**
+   * The node with that id, frozen; undefined if absent. Looks first in the sessions where the last reads found their
+   * nodes (a walk along a branch stays in one session), then in every session's DAG (one path read each).
+   */
   async getNode(id: string): Promise<Node | undefined> {
     if (!isSafeId(id)) return undefined;
-    for (const session of await this.listSessions()) {
+    for (const session of this.#recent) {
       const node = await this.nodeIn(session, id);
       if (node !== undefined) return node;
+    }
+    for (const session of await this.listSessions()) {
+      if (this.#recent.includes(session)) continue;
+      const node = await this.nodeIn(session, id);
+      if (node === undefined) continue;
+      this.#recent.unshift(session);
+      this.#recent.length = Math.min(this.#recent.length, RECENT_SESSIONS);
+      return node;
     }
     return undefined;
   }
@@ -316,9 +332,9 @@ export class GitNodeStore implements NodeStore {
    *   `next` does not follow `expected` or a node is of another session; `RefConflictError` (`E_GIT_REF_CONFLICT`) when other writers kept the ref
    *   busy for `maxAttempts` tries, or a crashed writer's lock is left (see `recoverStaleLocks`).
    */
-  async write(change: StoreWrite): Promise<void> {
+  async write(change: StoreWrite, clock?: () => number): Promise<void> {
     checkWrite(change);
-    await this.#commit(change.next.id, change, []);
+    await this.#commit(change.next.id, change, [], clock ?? this.#clock);
   }
 
   /**
@@ -329,19 +345,20 @@ export class GitNodeStore implements NodeStore {
    * @param session - the session
    * @param change - the DAG write, or null
    * @param index - the commit index entries to set
+   * @param clock - dates the DAG commit (the session's clock) @defaultValue the store's clock
    * @throws the errors of {@link GitNodeStore.write}; `SessionNotFoundError` (`@ctxgit/dag`) for an index write to a missing session;
    *   `RefConflictError` (`E_GIT_REF_CONFLICT`) when an entry no longer holds its `expected` value (another writer committed that head)
    */
-  async writeWithIndex(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[]): Promise<void> {
+  async writeWithIndex(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[], clock?: () => number): Promise<void> {
     if (change !== null) {
       checkWrite(change);
       if (change.next.id !== session) throw new InvalidArgumentError({ argument: 'change.next.id', reason: `is ${change.next.id}, not ${session}` });
     }
     checkIndex(index);
-    await this.#commit(session, change, index);
+    await this.#commit(session, change, index, clock ?? this.#clock);
   }
 
-  async #commit(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[]): Promise<void> {
+  async #commit(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[], clock: () => number): Promise<void> {
     const nodes = change?.nodes ?? [];
     const blobs = nodes.map((n) => prepareObject('blob', Buffer.from(canonicalJson(n), 'utf8')));
     const record = change === null ? undefined : prepareObject('blob', Buffer.from(canonicalJson(change.next), 'utf8'));
@@ -381,7 +398,7 @@ export class GitNodeStore implements NodeStore {
         if (actual !== e.expected) throw new RefConflictError(`${ref}:${commitIndexPath(e.node).join('/')}`, 'moved', e.expected ?? null, actual ?? null);
       }
       const plan = await planTreeEdits(this.ctx, base?.tree ?? null, [...extra, ...edits], staged);
-      const now = this.#clock();
+      const now = clock();
       if (!Number.isFinite(now)) throw new InvalidArgumentError({ argument: 'options.clock', reason: `returned ${String(now)}, not milliseconds since the epoch` });
       const timestamp = Math.max(0, Math.floor(now / 1000));
       const who = { ...this.#author, timestamp, timezoneOffset: 0 };

@@ -1,7 +1,8 @@
 import type { Node, NodeStore, SessionRecord, StoreWrite } from '@ctxgit/dag';
 
 /** What a {@link SessionNodeView} reads from its store (a `GitNodeStore`). */
-export interface PerSessionReads extends Pick<NodeStore, 'rootsOf' | 'getSession' | 'listSessions' | 'write'> {
+export interface PerSessionReads extends Pick<NodeStore, 'rootsOf' | 'getSession' | 'listSessions'> {
+  write(change: StoreWrite, clock?: () => number): Promise<void>;
   nodeIn(session: string, id: string): Promise<Node | undefined>;
   childrenIn(session: string, id: string): Promise<readonly string[]>;
   calleesIn(session: string, id: string): Promise<readonly string[]>;
@@ -11,7 +12,7 @@ export interface PerSessionReads extends Pick<NodeStore, 'rootsOf' | 'getSession
  * One session's view of a `GitNodeStore`: node reads look in the session's own DAG tree (its nodes and those it
  * inherited at a fork), then in the trees of the sessions named in `also`; children and callees are those of the
  * session's tree; records and writes go to the store. Every read costs one path in one or a few trees, whatever the
- * number of sessions. Get one from `GitNodeStore.forSession`.
+ * number of sessions. Writes are dated by the view's clock (the session's). Get one from `GitNodeStore.forSession`.
  *
  * @example
  * ```ts
@@ -24,12 +25,14 @@ export class SessionNodeView implements NodeStore {
   /** The session whose DAG is read. */
   readonly session: string;
   readonly #also: readonly string[];
+  readonly #clock: (() => number) | undefined;
 
   /** @internal */
-  constructor(store: PerSessionReads, session: string, also: readonly string[]) {
+  constructor(store: PerSessionReads, session: string, also: readonly string[], clock?: () => number) {
     this.#store = store;
     this.session = session;
     this.#also = also;
+    this.#clock = clock;
   }
 
   /** The node, from the session's tree or one of `also`; undefined if absent. */
@@ -66,8 +69,8 @@ export class SessionNodeView implements NodeStore {
     return this.#store.listSessions();
   }
 
-  /** Writes through the store. */
+  /** Writes through the store; the DAG commit is dated by the view's clock when it has one. */
   async write(change: StoreWrite): Promise<void> {
-    return this.#store.write(change);
+    return this.#store.write(change, this.#clock);
   }
 }

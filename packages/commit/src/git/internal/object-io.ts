@@ -3,7 +3,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { CorruptObjectError, ObjectNotFoundError, ObjectTypeError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
 import { pathExists, readFileOrNull, writeFileAtomic } from './fs-ops.js';
-import { readFromPacks } from './pack-reader.js';
+import { inLoadedPacks, readFromPacks } from './pack-reader.js';
 import { EMPTY_TREE } from './oid.js';
 import type { RawObject } from './state.js';
 import { cacheObject, cachedObject, rememberExisting, stateOf } from './state.js';
@@ -36,6 +36,8 @@ export function prepareObject(type: ObjectType, content: Uint8Array): PreparedOb
  */
 export async function storeObject(ctx: GitContext, object: PreparedObject): Promise<string> {
   const state = stateOf(ctx);
+  // a pack already holds it (the set of known oids is trimmed): not written again, so packs never share an object
+  if (!state.known.has(object.oid) && inLoadedPacks(ctx, object.oid)) rememberExisting(state, object.oid);
   if (state.batchDepth > 0 && !state.known.has(object.oid)) {
     // in a batch: kept in memory, written with the batch's pack before any ref moves (see flushPending)
     state.pending.set(object.oid, { type: object.type, content: object.wrapped.subarray(object.headerLength) });

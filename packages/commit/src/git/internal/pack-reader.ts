@@ -55,6 +55,12 @@ function findOffset(p: LoadedPack, oid: string): number | undefined {
   return undefined;
 }
 
+/** True when a pack loaded so far lists `oid` (no I/O: the indexes are in memory). */
+export function inLoadedPacks(ctx: GitContext, oid: string): boolean {
+  for (const p of stateOf(ctx).packs.values()) if (findOffset(p, oid) !== undefined) return true;
+  return false;
+}
+
 /** Rebuilds a delta's target from its base (git's copy/insert instructions). */
 function applyDelta(base: Uint8Array, delta: Uint8Array, where: string): Buffer {
   let i = 0;
@@ -94,14 +100,26 @@ function applyDelta(base: Uint8Array, delta: Uint8Array, where: string): Buffer 
   return out;
 }
 
-/** Decodes the entry at `offset` (resolving delta chains); `readBase` reads a REF_DELTA base by oid. */
-async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject> {
+/** A pack's bytes, read once and kept with its index. */
+async function loadPack(ctx: GitContext, p: LoadedPack): Promise<Buffer> {
   if (p.pack === undefined) {
     const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${p.name}.pack`);
     if (bytes === null) throw new GitIoError('read', `${packDir(ctx)}/${p.name}.pack`, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
     p.pack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
-  const pack = p.pack;
+  return p.pack;
+}
+
+/** The bytes of a loaded pack (see {@link refresh}). */
+export async function packBytes(ctx: GitContext, name: string): Promise<Buffer> {
+  const p = stateOf(ctx).packs.get(name);
+  if (p === undefined) throw new GitIoError('read', `${packDir(ctx)}/${name}.pack`, Object.assign(new Error('the pack is not loaded'), { code: 'ENOENT' }));
+  return loadPack(ctx, p);
+}
+
+/** Decodes the entry at `offset` (resolving delta chains); `readBase` reads a REF_DELTA base by oid. */
+async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject> {
+  const pack = await loadPack(ctx, p);
   const where = `${p.name}.pack@${offset}`;
   if (offset < 12 || offset >= pack.length - 20) throw new CorruptObjectError(where, 'offset outside the pack');
   let i = offset;

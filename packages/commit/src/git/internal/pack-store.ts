@@ -1,10 +1,10 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
 import { errnoOf, writeFileAtomic } from './fs-ops.js';
-import { refresh } from './pack-reader.js';
+import { packBytes, refresh } from './pack-reader.js';
 import { readObjectInternal } from './object-io.js';
-import { encodePack } from './pack-codec.js';
-import type { PackObject } from './pack-codec.js';
+import { concatPacks, encodePack, indexEntries } from './pack-codec.js';
+import type { EncodedPack, PackObject } from './pack-codec.js';
 import { rememberExisting, stateOf } from './state.js';
 
 /** Packs roll up while the next one holds fewer than this many times the objects rolled so far (git's default). */
@@ -50,27 +50,22 @@ async function removeFile(ctx: GitContext, path: string): Promise<void> {
   }
 }
 
-/** Writes a pack and its index (pack first: a reader looks for the index); returns its name, or null for no objects. */
-export async function writePack(ctx: GitContext, objects: readonly PackObject[]): Promise<string | null> {
-  if (objects.length === 0) return null;
-  const { checksum, pack, idx } = encodePack(objects);
+/** Writes an encoded pack and its index (pack first: a reader looks for the index); returns its name. */
+async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<string> {
+  const { checksum, pack, idx } = encoded;
   const dir = packDir(ctx);
   const name = `pack-${checksum}`;
   await writeFileAtomic(ctx, dir, `${dir}/${name}.pack`, pack);
   await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
   const state = stateOf(ctx);
   state.packs.set(name, { name, idx, count: idx.readUInt32BE(8 + 255 * 4), pack });
-  for (const o of objects) rememberExisting(state, o.oid);
+  for (const e of indexEntries(idx)) rememberExisting(state, e.oid);
   return name;
 }
 
-/** The object names an index lists (version 2). */
-function namesOfIndex(idx: Uint8Array): string[] {
-  const buf = Buffer.from(idx.buffer, idx.byteOffset, idx.byteLength);
-  const n = buf.readUInt32BE(8 + 255 * 4);
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(buf.toString('hex', 8 + 1024 + i * 20, 8 + 1024 + (i + 1) * 20));
-  return out;
+/** Encodes objects as a pack (deltas searched) and writes it; returns its name, or null for no objects. */
+export async function writePack(ctx: GitContext, objects: readonly PackObject[]): Promise<string | null> {
+  return objects.length === 0 ? null : storePack(ctx, encodePack(objects));
 }
 
 /** Every pack of the repository with its object count (one `readdir`; an index is read once per process). */
@@ -110,17 +105,44 @@ export function packsToRollUp(packs: readonly PackInfo[], loose: number): PackIn
   return sorted.slice(0, split);
 }
 
-async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string; file: string }[]): Promise<MaintenanceResult> {
-  const oids = new Set<string>(loose.map((l) => l.oid));
-  const state = stateOf(ctx);
+function indexOf(ctx: GitContext, name: string): Buffer {
+  const idx = stateOf(ctx).packs.get(name)?.idx;
+  if (idx === undefined) throw new GitIoError('read', `${packDir(ctx)}/${name}.idx`, Object.assign(new Error('the index is gone'), { code: 'ENOENT' }));
+  return idx;
+}
+
+/**
+ * The packs and the loose objects as one pack whose entries are copied, not decoded (only the loose objects are
+ * encoded): what an incremental roll-up costs is a copy of the bytes, not a delta search and a deflate per object.
+ * Null when two of the packs hold the same object.
+ */
+async function joinPacks(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string }[]): Promise<EncodedPack | null> {
+  const parts: { pack: Uint8Array; idx: Uint8Array }[] = [];
+  const packed = new Set<string>();
   for (const p of packs) {
-    const idx = state.packs.get(p.name)?.idx;
-    if (idx === undefined) throw new GitIoError('read', `${packDir(ctx)}/${p.name}.idx`, Object.assign(new Error('the index is gone'), { code: 'ENOENT' }));
-    for (const oid of namesOfIndex(idx)) oids.add(oid);
+    const idx = indexOf(ctx, p.name);
+    for (const e of indexEntries(idx)) packed.add(e.oid);
+    parts.push({ pack: await packBytes(ctx, p.name), idx });
   }
-  const objects: PackObject[] = [];
-  for (const oid of oids) objects.push({ oid, ...(await readObjectInternal(ctx, oid)) });
-  const written = await writePack(ctx, objects);
+  const fresh: PackObject[] = [];
+  for (const l of loose) if (!packed.has(l.oid)) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
+  if (fresh.length > 0) parts.push(encodePack(fresh));
+  return concatPacks(parts);
+}
+
+async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string; file: string }[], full: boolean): Promise<MaintenanceResult> {
+  const state = stateOf(ctx);
+  // incremental: entries copied as they are; full (gc), or packs that share an object: every object decoded and
+  // packed again with a fresh delta search
+  let encoded = full ? null : await joinPacks(ctx, packs, loose);
+  if (encoded === null) {
+    const oids = new Set<string>(loose.map((l) => l.oid));
+    for (const p of packs) for (const e of indexEntries(indexOf(ctx, p.name))) oids.add(e.oid);
+    const objects: PackObject[] = [];
+    for (const oid of oids) objects.push({ oid, ...(await readObjectInternal(ctx, oid)) });
+    encoded = objects.length === 0 ? null : encodePack(objects);
+  }
+  const written = encoded === null ? null : await storePack(ctx, encoded);
   // the new pack holds every object: the old files go, each index before its pack (a failure stops the run, so no
   // index is ever left without its pack)
   for (const p of packs) {
@@ -130,7 +152,8 @@ async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readon
     await removeFile(ctx, `${packDir(ctx)}/${p.name}.pack`);
   }
   for (const l of loose) await removeFile(ctx, l.file);
-  return { packsMerged: packs.length, looseMerged: loose.length, objects: objects.length, packs: (await listPacks(ctx)).length };
+  const objects = written === null ? 0 : (state.packs.get(written)?.count ?? 0);
+  return { packsMerged: packs.length, looseMerged: loose.length, objects, packs: (await listPacks(ctx)).length };
 }
 
 /**
@@ -149,7 +172,7 @@ export async function maintain(ctx: GitContext, full: boolean): Promise<Maintena
     const packs = await listPacks(ctx);
     const roll = full ? packs : packsToRollUp(packs, loose.length);
     const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1));
-    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose);
+    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose, full);
   });
   state.chain = run.then(
     () => undefined,
