@@ -1,7 +1,7 @@
 import type { Clock } from '@ctxgit/dag';
 import { createSession as createDagSession, forkSession as forkDagSession, writeTranscript } from '@ctxgit/dag';
 import type { Transcript } from '@ctxgit/dag';
-import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOptions } from '@ctxgit/rules';
+import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOptions, RulesCache } from '@ctxgit/rules';
 import type { ToolCatalogue } from '@ctxgit/rules';
 import type { TokenizerEncoding } from '@ctxgit/tokenize';
 import { loadTokenizer } from '@ctxgit/tokenize';
@@ -353,6 +353,7 @@ export class Repo {
       tokenizer: await loadTokenizer(sizes.encoding as TokenizerEncoding),
       rules,
       rulesVersion: pipelineVersion(rules),
+      rulesCache: new RulesCache(),
       ...(opts.band === undefined ? {} : { band: opts.band }),
       clock: opts.clock ?? this.#clock,
       ...(opts.ids === undefined ? {} : { ids: opts.ids }),

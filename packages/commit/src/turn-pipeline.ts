@@ -32,6 +32,7 @@ export async function runTurnPipeline(
     tokenizer: s.tokenizer,
     historyBudget: s.historyBudget,
     rules: s.rules,
+    cache: s.rulesCache,
     ...(s.band === undefined ? {} : { band: s.band }),
     ...(summarizer === undefined ? {} : { summarizer }),
   });

@@ -2,6 +2,7 @@ import type { Node } from '@ctxgit/dag';
 import type { MessageOverhead, Tokenizer } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
 import type { Rule } from './rule.js';
+import type { RulesCache } from './rules-cache.js';
 
 /** The occupancy band as fractions of the history budget; `lower <= upper <= emergency`. */
 export interface BandOptions {
@@ -52,6 +53,12 @@ export interface PipelineContext {
   /** The rules, in order. @defaultValue `defaultRules()` */
   readonly rules?: readonly Rule[];
   readonly band?: BandOptions;
+  /**
+   * What the rules keep between runs: hand the same {@link RulesCache} to every run of one session, so that a run
+   * costs what changed since the previous one. @defaultValue a fresh cache for this run (the same result; the run
+   * examines the whole list)
+   */
+  readonly cache?: RulesCache;
 }
 
 /** An async summarizer that replaces the deterministic brief of a new summary item. */

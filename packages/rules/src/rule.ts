@@ -1,5 +1,6 @@
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
+import type { RulesCache } from './rules-cache.js';
 
 /** The occupancy band, as fractions of the history budget, with its normalized token marks. */
 export interface Band {
@@ -33,6 +34,11 @@ export interface RuleContext {
    * the upper mark or the cache is cold.
    */
   epochOpen(items: readonly ContextItem[]): boolean;
+  /**
+   * What the rules keep between runs ({@link RulesCache}): the caller's, or a fresh one for this run. The rules'
+   * helpers use it to cost what changed since an earlier list; a rule that ignores it stays correct.
+   */
+  readonly cache: RulesCache;
 }
 
 /**

@@ -5,6 +5,7 @@ import { isFailedResult } from './is-failed-result.js';
 import { operationPaths, type Operation } from './operation-paths.js';
 import { changesSince } from './list-lineage.js';
 import { lowerBound } from './lower-bound.js';
+import type { RulesCache } from './rules-cache.js';
 
 type Call = Extract<Block, { type: 'tool_call' }>;
 type Result = Extract<Block, { type: 'tool_result' }>;
@@ -21,22 +22,30 @@ interface Undo {
 /** Removals of chain keys kept for {@link SpanScan.droppedSince}. */
 const MAX_DROPS = 4096;
 
-const failMemo = new WeakMap<Result, boolean>();
-const opMemo = new WeakMap<Result, { readonly call: Call | undefined; readonly op: Operation; readonly callKey: string }>();
-const textMemo = new WeakMap<readonly Block[], ReadonlySet<string>>();
-const argMemo = new WeakMap<Call, ReadonlySet<string>>();
-const lowerMemo = new WeakMap<Result, { readonly mine: ReadonlySet<string>; readonly reuses: boolean }>();
+/** Per-content memos of the scans of a cache (pure functions of immutable blocks, so keyed by the block objects). */
+interface ScanMemos {
+  readonly fail: WeakMap<Result, boolean>;
+  readonly op: WeakMap<Result, { readonly call: Call | undefined; readonly op: Operation; readonly callKey: string }>;
+  readonly text: WeakMap<readonly Block[], ReadonlySet<string>>;
+  readonly args: WeakMap<Call, ReadonlySet<string>>;
+  readonly reuses: WeakMap<Result, { readonly mine: ReadonlySet<string>; readonly reuses: boolean }>;
+}
 
-const stepText = (blocks: readonly Block[]): ReadonlySet<string> => {
-  let t = textMemo.get(blocks);
-  if (t === undefined) textMemo.set(blocks, (t = distinctiveTokens(blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n'))));
+function newScanMemos(): ScanMemos {
+  return { fail: new WeakMap(), op: new WeakMap(), text: new WeakMap(), args: new WeakMap(), reuses: new WeakMap() };
+}
+
+function stepText(memos: ScanMemos, blocks: readonly Block[]): ReadonlySet<string> {
+  let t = memos.text.get(blocks);
+  if (t === undefined) memos.text.set(blocks, (t = distinctiveTokens(blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n'))));
   return t;
-};
-const argTokens = (c: Call): ReadonlySet<string> => {
-  let t = argMemo.get(c);
-  if (t === undefined) argMemo.set(c, (t = distinctiveTokens(c.arguments)));
+}
+
+function argTokens(memos: ScanMemos, c: Call): ReadonlySet<string> {
+  let t = memos.args.get(c);
+  if (t === undefined) memos.args.set(c, (t = distinctiveTokens(c.arguments)));
   return t;
-};
+}
 
 /**
  * The part of {@link analyzeSpan} (with `includeSummarized`) that protection needs — the tool results of the
@@ -52,6 +61,7 @@ const argTokens = (c: Call): ReadonlySet<string> => {
  * step that shares a distinctive token with the step (weight 3 against 1), else the direct step edge.
  */
 export class SpanScan {
+  private readonly memos: ScanMemos;
   private keys: string[] = [];
   private blocks: (readonly Block[])[] = [];
   private callers: (string | undefined)[] = [];
@@ -81,6 +91,11 @@ export class SpanScan {
   /** Incremented by every sync that changed anything. */
   version = 0;
 
+  /** A scan whose lineage of lists and per-content memos are those of `cache`. */
+  constructor(private readonly cache: RulesCache) {
+    this.memos = cache.part(newScanMemos);
+  }
+
   /** Key of the first graph node, to pick the scan of a session. */
   get firstKey(): string | undefined {
     return this.keys[0];
@@ -91,7 +106,7 @@ export class SpanScan {
     let j = 0;
     let i = 0;
     // Positions before the first change since the last synced list hold the same items: start the walk there.
-    const c = this.synced === undefined ? undefined : changesSince(items, this.synced);
+    const c = this.synced === undefined ? undefined : changesSince(this.cache, items, this.synced);
     if (c !== undefined) {
       i = Math.min(c.changed[0] ?? c.appendedFrom, c.appendedFrom);
       j = lowerBound(this.at, i);
@@ -199,14 +214,14 @@ export class SpanScan {
     const call = it.blocks.find((b): b is Call => b.type === 'tool_call');
     const result = it.blocks.find((b): b is Result => b.type === 'tool_result');
     if (result === undefined) return;
-    let isFail = failMemo.get(result);
-    if (isFail === undefined) failMemo.set(result, (isFail = isFailedResult(result.output, result.isError)));
-    let o = opMemo.get(result);
+    let isFail = this.memos.fail.get(result);
+    if (isFail === undefined) this.memos.fail.set(result, (isFail = isFailedResult(result.output, result.isError)));
+    let o = this.memos.op.get(result);
     if (o === undefined || o.call !== call) {
       const name = call?.name ?? result.name;
       const args = call?.arguments ?? '';
       o = { call, op: operationPaths(name, args, result.output), callKey: `${name}\u0000${args}` };
-      opMemo.set(result, o);
+      this.memos.op.set(result, o);
     }
     this.settle(this.pendingByCall, o.callKey, j, isFail);
     for (const p of o.op.paths) this.settle(this.pendingByPath, this.canonical(p, j), j, isFail);
@@ -287,11 +302,11 @@ export class SpanScan {
   /** The highest-index result of round `prev` below `i` sharing a distinctive token with step `i`, or -1. */
   private choose(prev: number, i: number): number {
     const own = this.resultsOf.get(i) ?? [];
-    let mine: ReadonlySet<string> = stepText(this.blocks[i] as readonly Block[]);
+    let mine: ReadonlySet<string> = stepText(this.memos, this.blocks[i] as readonly Block[]);
     const calls = own.map((r) => (this.blocks[r] as readonly Block[]).find((b): b is Call => b.type === 'tool_call'));
     if (calls.some((c) => c !== undefined)) {
       const set = new Set(mine);
-      for (const c of calls) if (c !== undefined) for (const tok of argTokens(c)) set.add(tok);
+      for (const c of calls) if (c !== undefined) for (const tok of argTokens(this.memos, c)) set.add(tok);
       mine = set;
     }
     const results = this.resultsOf.get(prev) ?? [];
@@ -300,15 +315,15 @@ export class SpanScan {
       if (r >= i) continue;
       const res = (this.blocks[r] as readonly Block[]).find((b): b is Result => b.type === 'tool_result');
       if (res === undefined) continue;
-      if (reuses(res, mine)) return r;
+      if (reuses(this.memos, res, mine)) return r;
     }
     return -1;
   }
 }
 
 /** Whether the result's text holds one of `mine`; memoized per result for token sets of equal content. */
-function reuses(res: Result, mine: ReadonlySet<string>): boolean {
-  const hit = lowerMemo.get(res);
+function reuses(memos: ScanMemos, res: Result, mine: ReadonlySet<string>): boolean {
+  const hit = memos.reuses.get(res);
   if (hit !== undefined && sameSet(hit.mine, mine)) return hit.reuses;
   const text = res.output.toLowerCase();
   let found = false;
@@ -316,7 +331,7 @@ function reuses(res: Result, mine: ReadonlySet<string>): boolean {
     found = true;
     break;
   }
-  lowerMemo.set(res, { mine, reuses: found });
+  memos.reuses.set(res, { mine, reuses: found });
   return found;
 }
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { loadTokenizer } from '@ctxgit/tokenize';
 import type { Node } from '@ctxgit/dag';
-import { runPipeline, type ContextItem } from '../src/index.js';
+import { runPipeline, RulesCache, type ContextItem } from '../src/index.js';
 import { loadCorpus, transcriptNodes } from './corpus-replay.js';
 
 const canonical = (v: unknown): string => {
@@ -33,6 +33,7 @@ for (const f of loadCorpus()) {
     const nodes = transcriptNodes(t, `c${k}`);
     for (const budget of [4000, 16_000]) {
       let items: readonly ContextItem[] = [];
+      const cache = new RulesCache();
       let from = 0;
       for (let i = 1; i < nodes.length; i++) {
         if ((nodes[i] as Node).role !== 'assistant') continue;
@@ -40,7 +41,7 @@ for (const f of loadCorpus()) {
         from = i;
         if (batch.length === 0) continue;
         try {
-          const r = runPipeline(items, batch, { now: (batch.at(-1) as Node).createdAt, tokenizer, historyBudget: budget });
+          const r = runPipeline(items, batch, { now: (batch.at(-1) as Node).createdAt, tokenizer, historyBudget: budget, cache });
           per.update(canonical({ items: r.items, totalTokens: r.totalTokens, historyTokens: r.historyTokens, firstChangedIndex: r.firstChangedIndex, report: r.report }));
           items = r.items;
           calls++;

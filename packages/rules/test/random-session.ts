@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Node } from '@ctxgit/dag';
-import { runPipeline, RulesOverBudgetError, type ContextItem, type PipelineContext } from '../src/index.js';
+import { runPipeline, RulesCache, RulesOverBudgetError, type ContextItem, type PipelineContext } from '../src/index.js';
 import { MIN, quarterTokenizer } from './helpers.js';
 
 export type Event =
@@ -59,13 +59,15 @@ export interface Replay {
 export function replay(nodes: readonly Node[], cuts: readonly number[], budget: number, epochs: boolean, lockEvery: number): Replay {
   const steps: { parent: readonly ContextItem[]; items: readonly ContextItem[]; ctx: PipelineContext }[] = [];
   let items: readonly ContextItem[] = [];
+  // One cache for the session, as a Session keeps one: the runs take the incremental paths.
+  const cache = new RulesCache();
   let from = 0;
   const points = [...new Set(cuts.map((c) => Math.min(c, nodes.length)))].sort((a, b) => a - b).concat(nodes.length);
   for (const to of points) {
     if (to <= from) continue;
     const batch = nodes.slice(from, to);
     const now = (batch.at(-1)?.createdAt ?? 0) + MIN;
-    const ctx: PipelineContext = { now, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs } };
+    const ctx: PipelineContext = { now, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs }, cache };
     const parent = items.map((it, i) => (lockEvery > 0 && i % lockEvery === 0 && it.state !== 'summary' ? { ...it, locked: true } : it));
     try {
       items = runPipeline(parent, batch, ctx).items;

@@ -5,6 +5,7 @@ import type { ResolvedRulesOptions, RulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
+import type { RulesCache } from '../rules-cache.js';
 import { tailStart } from '../tail-start.js';
 import { agedBlocks } from './aged-blocks.js';
 import { lowerBound } from '../lower-bound.js';
@@ -36,15 +37,15 @@ function isShortLived(it: ContextItem, o: ResolvedRulesOptions): boolean {
 }
 
 /** The nearest list (from `items` back through recorded edits) this rule examined, and what changed since. */
-function priorOf(items: readonly ContextItem[], examined: WeakMap<readonly ContextItem[], Examined>): { seen: Examined; changes: Changes } | undefined {
+function priorOf(cache: RulesCache, items: readonly ContextItem[], examined: WeakMap<readonly ContextItem[], Examined>): { seen: Examined; changes: Changes } | undefined {
   let cur: readonly ContextItem[] | undefined = items;
   for (let steps = 0; cur !== undefined && steps <= MAX_WALK; steps++) {
     const seen = examined.get(cur);
     if (seen !== undefined) {
-      const changes = changesSince(items, cur, MAX_WALK);
+      const changes = changesSince(cache, items, cur, MAX_WALK);
       return changes === undefined ? undefined : { seen, changes };
     }
-    cur = editedFrom(cur);
+    cur = editedFrom(cache, cur);
   }
   return undefined;
 }
@@ -94,11 +95,11 @@ export function agingRule(options: RulesOptions = {}): Rule {
     name: 'aging',
     version: 1,
     apply(items, ctx) {
-      const candidates = factsOf(items).fullTools;
+      const candidates = factsOf(ctx.cache, items).fullTools;
       if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
       const tail = tailStart(items, o.tailTurns);
       const prot = protectionOf(items, o, ctx);
-      const prior = priorOf(items, examined);
+      const prior = priorOf(ctx.cache, items, examined);
       const visit = toVisit(candidates, tail, prior, prot);
       let out: ContextItem[] | undefined;
       const changed: number[] = [];
@@ -115,7 +116,7 @@ export function agingRule(options: RulesOptions = {}): Rule {
         changed.push(i);
       }
       const result = out ?? items;
-      if (out !== undefined) recordEdit(out, items, changed);
+      if (out !== undefined) recordEdit(ctx.cache, out, items, changed);
       const { scan, stamp } = prot.chainStamp();
       examined.set(result, { tail, scan, stamp, latestUser: prot.latestUser });
       return result;

@@ -60,7 +60,7 @@ export function capRule(options: RulesOptions = {}): Rule {
           break;
         }
       }
-      const positions = factsOf(items).fullTools.filter((i) => {
+      const positions = factsOf(ctx.cache, items).fullTools.filter((i) => {
         const it = items[i] as ContextItem;
         return !it.locked && it.pinned !== true;
       });
@@ -98,7 +98,7 @@ export function capRule(options: RulesOptions = {}): Rule {
         }
       }
       if (out === undefined) return items;
-      recordEdit(out, items, [...changed].sort((a, b) => a - b));
+      recordEdit(ctx.cache, out, items, [...changed].sort((a, b) => a - b));
       return out;
     },
   };

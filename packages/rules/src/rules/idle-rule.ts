@@ -31,7 +31,7 @@ export function idleRule(options: RulesOptions = {}): Rule {
     version: 1,
     apply(items, ctx) {
       const due = (it: ContextItem): boolean => it.role === 'tool' && it.state === 'aged' && !it.locked && ctx.now - it.touchedAt >= o.idleMs;
-      const candidates = factsOf(items).agedTools.filter((i) => due(items[i] as ContextItem));
+      const candidates = factsOf(ctx.cache, items).agedTools.filter((i) => due(items[i] as ContextItem));
       if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
       const prot = protectionOf(items, o, ctx);
       let out: ContextItem[] | undefined;
@@ -45,7 +45,7 @@ export function idleRule(options: RulesOptions = {}): Rule {
         changed.push(i);
       }
       if (out === undefined) return items;
-      recordEdit(out, items, changed);
+      recordEdit(ctx.cache, out, items, changed);
       return out;
     },
   };
