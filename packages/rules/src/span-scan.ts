@@ -35,16 +35,37 @@ function newScanMemos(): ScanMemos {
   return { fail: new WeakMap(), op: new WeakMap(), text: new WeakMap(), args: new WeakMap(), reuses: new WeakMap() };
 }
 
-function stepText(memos: ScanMemos, blocks: readonly Block[]): ReadonlySet<string> {
+/** The per-content memos of the span graphs of `cache`. */
+export function scanMemos(cache: RulesCache): ScanMemos {
+  return cache.part(newScanMemos);
+}
+
+/** Distinctive tokens of a step's text. */
+export function stepText(memos: ScanMemos, blocks: readonly Block[]): ReadonlySet<string> {
   let t = memos.text.get(blocks);
   if (t === undefined) memos.text.set(blocks, (t = distinctiveTokens(blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n'))));
   return t;
 }
 
-function argTokens(memos: ScanMemos, c: Call): ReadonlySet<string> {
+/** Distinctive tokens of a call's arguments. */
+export function argTokens(memos: ScanMemos, c: Call): ReadonlySet<string> {
   let t = memos.args.get(c);
   if (t === undefined) memos.args.set(c, (t = distinctiveTokens(c.arguments)));
   return t;
+}
+
+/** What a tool result tells the supersession: whether it failed, the paths its operation reads or writes, and the identity of its call. */
+export function resultOp(memos: ScanMemos, result: Result, call: Call | undefined): { readonly isFail: boolean; readonly op: Operation; readonly callKey: string } {
+  let isFail = memos.fail.get(result);
+  if (isFail === undefined) memos.fail.set(result, (isFail = isFailedResult(result.output, result.isError)));
+  let o = memos.op.get(result);
+  if (o === undefined || o.call !== call) {
+    const name = call?.name ?? result.name;
+    const args = call?.arguments ?? '';
+    o = { call, op: operationPaths(name, args, result.output), callKey: `${name}\u0000${args}` };
+    memos.op.set(result, o);
+  }
+  return { isFail, op: o.op, callKey: o.callKey };
 }
 
 /**
@@ -93,7 +114,7 @@ export class SpanScan {
 
   /** A scan whose lineage of lists and per-content memos are those of `cache`. */
   constructor(private readonly cache: RulesCache) {
-    this.memos = cache.part(newScanMemos);
+    this.memos = scanMemos(cache);
   }
 
   /** Key of the first graph node, to pick the scan of a session. */
@@ -145,6 +166,27 @@ export class SpanScan {
       const r = this.chosen[s] as number;
       if (r >= 0) yield this.keys[r] as string;
     }
+  }
+
+  /**
+   * The critical chain as of the last sync, oldest first: every step from the first to the frontier (the latest
+   * step) and, between a step and the one before it, the result it reuses when it chose one; `weight`: 3 for each
+   * reused result (reuse edge 2 + call edge 1), 1 for each direct step edge.
+   */
+  criticalChain(): { readonly keys: readonly string[]; readonly weight: number } {
+    const keys: string[] = [];
+    let weight = 0;
+    let s = this.keys.length > 0 ? (this.lastStepAt[this.keys.length - 1] as number) : -1;
+    while (s >= 0) {
+      keys.push(this.keys[s] as string);
+      const prev = s > 0 ? (this.lastStepAt[s - 1] as number) : -1;
+      if (prev < 0) break;
+      const r = this.chosen[s] as number;
+      if (r >= 0) keys.push(this.keys[r] as string);
+      weight += r >= 0 ? 3 : 1;
+      s = prev;
+    }
+    return { keys: keys.reverse(), weight };
   }
 
   /** Whether `key` is a tool result of the chain, as of the last sync. */
@@ -214,15 +256,8 @@ export class SpanScan {
     const call = it.blocks.find((b): b is Call => b.type === 'tool_call');
     const result = it.blocks.find((b): b is Result => b.type === 'tool_result');
     if (result === undefined) return;
-    let isFail = this.memos.fail.get(result);
-    if (isFail === undefined) this.memos.fail.set(result, (isFail = isFailedResult(result.output, result.isError)));
-    let o = this.memos.op.get(result);
-    if (o === undefined || o.call !== call) {
-      const name = call?.name ?? result.name;
-      const args = call?.arguments ?? '';
-      o = { call, op: operationPaths(name, args, result.output), callKey: `${name}\u0000${args}` };
-      this.memos.op.set(result, o);
-    }
+    const o = resultOp(this.memos, result, call);
+    const isFail = o.isFail;
     this.settle(this.pendingByCall, o.callKey, j, isFail);
     for (const p of o.op.paths) this.settle(this.pendingByPath, this.canonical(p, j), j, isFail);
   }
