@@ -3,7 +3,7 @@ import type { RulesOptions } from '../options.js';
 import { protectionOf } from '../protection.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import { factsOf } from '../list-facts.js';
-import { recordEdit } from '../list-lineage.js';
+import { ListEdit } from '../list-edit.js';
 import type { Rule } from '../rule.js';
 
 /** The fixed, byte-stable text that replaces a cleared tool result. */
@@ -34,19 +34,14 @@ export function idleRule(options: RulesOptions = {}): Rule {
       const candidates = factsOf(ctx.cache, items).agedTools.filter((i) => due(items[i] as ContextItem));
       if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
       const prot = protectionOf(items, o, ctx);
-      let out: ContextItem[] | undefined;
-      const changed: number[] = [];
+      const edit = new ListEdit(items, ctx.cache);
       for (const i of candidates) {
         const it = items[i] as ContextItem;
         if (prot.protects(it)) continue;
         const blocks = it.blocks.map((b): Block => (b.type === 'tool_result' && b.output.length > CLEARED_PLACEHOLDER.length ? { ...b, output: CLEARED_PLACEHOLDER } : b));
-        out ??= items.slice();
-        out[i] = { ...it, state: 'cleared', reason, blocks };
-        changed.push(i);
+        edit.set(i, { ...it, state: 'cleared', reason, blocks });
       }
-      if (out === undefined) return items;
-      recordEdit(ctx.cache, out, items, changed);
-      return out;
+      return edit.done();
     },
   };
 }
