@@ -161,51 +161,17 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
   scan.sync(withSummarized ? items : items.filter((it) => it.state !== 'summarized'));
   const { keys: chain, weight: chainWeight } = scan.criticalChain();
 
-  // Supersession and failures.
+  // Failures, and the operations the continuation view lists; supersession is the scan's.
   const failed = new Set<string>();
-  const superseded = new Map<string, string>();
-  // Results not yet superseded, per identical call and per file path; a later successful result
-  // supersedes all of them, a failed one only joins them.
-  const pendingByCall = new Map<string, number[]>();
-  const pendingByPath = new Map<string, number[]>();
-  const pathIds = new Map<string, string[]>();
   const ops: (Operation | undefined)[] = new Array<Operation | undefined>(V);
-  const canonical = (p: string): string => {
-    const base = p.slice(p.lastIndexOf('/') + 1);
-    let known = pathIds.get(base);
-    if (known === undefined) pathIds.set(base, (known = []));
-    for (const k of known) if (k === p || k.endsWith(`/${p}`) || p.endsWith(`/${k}`)) return k;
-    known.push(p);
-    return p;
-  };
-  const settle = (pending: Map<string, number[]>, id: string, i: number, isFail: boolean): void => {
-    const list = pending.get(id);
-    if (list === undefined) {
-      pending.set(id, [i]);
-      return;
-    }
-    if (list.at(-1) === i) return;
-    if (isFail) {
-      list.push(i);
-      return;
-    }
-    for (const j of list) {
-      const k = (g[j] as GNode).key;
-      if (!superseded.has(k)) superseded.set(k, (g[i] as GNode).key);
-    }
-    pending.set(id, [i]);
-  };
   for (let i = 0; i < V; i++) {
     const n = g[i] as GNode;
     if (n.step || n.result === undefined) continue;
     const o = resultOp(memos, n.result, n.call);
-    const isFail = o.isFail;
-    if (isFail) failed.add(n.key);
-    const op = o.op;
-    ops[i] = op;
-    settle(pendingByCall, o.callKey, i, isFail);
-    for (const p of op.paths) settle(pendingByPath, canonical(p), i, isFail);
+    if (o.isFail) failed.add(n.key);
+    ops[i] = o.op;
   }
+  const superseded = scan.supersededResults();
 
   // The continuation view is built on first read: protection never needs it.
   let continuation: ContinuationView | undefined;

@@ -155,6 +155,11 @@ export class SpanScan {
     this.rechain(from);
   }
 
+  /** Each superseded result (key) and the later result that superseded it first, as of the last sync, in the order found. */
+  supersededResults(): Map<string, string> {
+    return new Map(this.supersededMap as Map<string, string>);
+  }
+
   /** Whether the result `key` is superseded, as of the last sync. */
   superseded(key: string): boolean {
     return this.supersededMap.has(key);
