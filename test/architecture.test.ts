@@ -10,7 +10,7 @@ const allowed: Record<string, readonly string[]> = {
   dag: [],
   rules: ['dag', 'tokenize'],
   commit: ['dag', 'rules', 'tokenize'],
-  render: ['commit', 'rules', 'tokenize', 'dag'],
+  render: ['rules'],
   viewer: ['dag', 'tokenize', 'rules', 'commit', 'render'],
   cli: ['dag', 'tokenize', 'rules', 'commit', 'render', 'viewer'],
   langgraph: ['commit', 'dag'],

@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Node } from '@ctxgit/dag';
-import { runPipeline, RulesOverBudgetError, type BandOptions, type ContextItem } from '@ctxgit/rules';
+import { runPipeline, RulesCache, RulesOverBudgetError, type BandOptions, type ContextItem } from '@ctxgit/rules';
 import { loadTokenizer, type Tokenizer } from '@ctxgit/tokenize';
 import { median, p95 } from './stats.js';
 
@@ -113,8 +113,10 @@ const SETUPS: Record<PipelineBenchScenario, Setup> = {
 
 function measure(scenario: PipelineBenchScenario, turns: number, measured: number, tokenizer: Tokenizer): PipelineBenchRow {
   const { historyBudget, band, chunk } = SETUPS[scenario];
+  // One cache per session, as a Session keeps one: each call costs what changed since the previous one.
+  const cache = new RulesCache();
   const run = (items: readonly ContextItem[], nodes: readonly Node[]): ReturnType<typeof runPipeline> =>
-    runPipeline(items, nodes, { now: (nodes.at(-1) as Node).createdAt, tokenizer, historyBudget, band });
+    runPipeline(items, nodes, { now: (nodes.at(-1) as Node).createdAt, tokenizer, historyBudget, band, cache });
   const t0 = performance.now();
   // Turns [from, to) in one call; a chunk too large to fold under the emergency mark is split in halves.
   const extend = (items: readonly ContextItem[], from: number, to: number): readonly ContextItem[] => {

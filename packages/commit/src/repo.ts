@@ -3,7 +3,7 @@ import type { SessionClock } from './session-clock.js';
 import { trackClock } from './session-clock.js';
 import { createSession as createDagSession, forkSession as forkDagSession, writeTranscript } from '@ctxgit/dag';
 import type { Transcript } from '@ctxgit/dag';
-import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOptions } from '@ctxgit/rules';
+import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOptions, RulesCache } from '@ctxgit/rules';
 import type { ToolCatalogue } from '@ctxgit/rules';
 import type { TokenizerEncoding } from '@ctxgit/tokenize';
 import { loadTokenizer } from '@ctxgit/tokenize';
@@ -357,6 +357,7 @@ export class Repo {
       tokenizer: await loadTokenizer(sizes.encoding as TokenizerEncoding),
       rules,
       rulesVersion: pipelineVersion(rules),
+      rulesCache: new RulesCache(),
       ...(opts.band === undefined ? {} : { band: opts.band }),
       clock: this.#clockOf(config.session, opts.clock).now,
       lastTime: this.#clockOf(config.session, opts.clock).last,

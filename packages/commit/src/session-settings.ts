@@ -1,5 +1,5 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
-import type { BandOptions, Rule } from '@ctxgit/rules';
+import type { BandOptions, Rule, RulesCache } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 import type { ToolSettings } from './tools/next-commit-tools.js';
@@ -16,6 +16,8 @@ export interface SessionSettings extends ToolSettings {
   readonly tokenizer: Tokenizer;
   readonly rules: readonly Rule[];
   readonly rulesVersion: string;
+  /** What the rules keep between this session's runs (each run costs what changed since the previous one). */
+  readonly rulesCache: RulesCache;
   readonly band?: BandOptions;
   readonly clock: Clock;
   /** The time `clock` gave last: dates the session's DAG commits. */

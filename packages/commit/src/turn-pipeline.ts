@@ -37,6 +37,7 @@ export async function runTurnPipeline(
     historyBudget: s.historyBudget,
     rules: s.rules,
     foldedOf: (key: string) => folded.get(key),
+    cache: s.rulesCache,
     ...(s.band === undefined ? {} : { band: s.band }),
     ...(summarizer === undefined ? {} : { summarizer }),
   };

@@ -45,6 +45,7 @@ export type {
 } from './providers/openai-responses-types.js';
 export { TEXT_BLOCK_SEPARATOR } from './providers/text.js';
 export { render } from './render.js';
+export type { RenderInput } from './render-input.js';
 export type { ProviderName, ProviderOptions, RenderOptions, ToolDefinition } from './render-options.js';
 export { stablePrefix, type StablePrefix } from './stable-prefix.js';
 export { validateRequest, type ValidateRequestOptions } from './validate-request.js';

@@ -1,16 +1,16 @@
-import type { ContextCommit } from '@ctxgit/commit';
 import { InvalidCommitError, InvalidRenderOptionError, UnknownProviderError } from './errors.js';
 import { minCacheableTokens } from './min-cacheable-tokens.js';
 import { checkItems } from './check-items.js';
 import type { Provider, RenderOutputs } from './provider.js';
 import { providers } from './providers.js';
+import type { RenderInput } from './render-input.js';
 import type { ProviderName, ProviderOptions, RenderOptions, ToolDefinition } from './render-options.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const describe = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
-function resolve(commit: ContextCommit, options: RenderOptions): ProviderOptions {
+function resolve(commit: RenderInput, options: RenderOptions): ProviderOptions {
   const fail = (option: string, value: unknown, expected: string): never => {
     throw new InvalidRenderOptionError({ option, value: describe(value), expected });
   };
@@ -36,7 +36,7 @@ function resolve(commit: ContextCommit, options: RenderOptions): ProviderOptions
 }
 
 /** The tools a commit advertises (its catalogue view, `open_tools` last), then those of the options it does not name. */
-function withAdvertised(commit: ContextCommit, tools: readonly ToolDefinition[]): readonly ToolDefinition[] {
+function withAdvertised(commit: RenderInput, tools: readonly ToolDefinition[]): readonly ToolDefinition[] {
   const advertised = commit.tools?.advertised;
   if (advertised === undefined || advertised.length === 0) return tools;
   const named = new Set(advertised.map((t) => t.name));
@@ -69,7 +69,7 @@ function withAdvertised(commit: ContextCommit, tools: readonly ToolDefinition[])
  * process.stdout.write(render(commit, { provider: 'text' }));
  * ```
  */
-export function render<P extends ProviderName>(commit: ContextCommit, options: RenderOptions<P>): RenderOutputs[P] {
+export function render<P extends ProviderName>(commit: RenderInput, options: RenderOptions<P>): RenderOutputs[P] {
   if (typeof commit !== 'object' || commit === null) throw new InvalidCommitError({ index: -1, field: 'commit', value: describe(commit) });
   if (typeof options !== 'object' || options === null) {
     throw new InvalidRenderOptionError({ option: 'options', value: describe(options), expected: '{ provider, ... }' });

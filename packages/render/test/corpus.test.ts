@@ -104,7 +104,7 @@ describe('corpus', () => {
 
 describe.each([4_000, 16_000])('corpus replayed through runPipeline, history budget %i tokens', (historyBudget) => {
   it('renders every commit of every session into a valid request for every provider', async () => {
-    const { RulesOverBudgetError, runPipeline } = await import('@ctxgit/rules');
+    const { RulesCache, RulesOverBudgetError, runPipeline } = await import('@ctxgit/rules');
     const { estimateTokenizer } = await import('@ctxgit/tokenize');
     const stats = { commits: 0, renders: 0, folded: 0, overBudget: 0, prefixMessages: 0, prefixBase: 0, prefixChecks: 0 };
     const replay = (transcript: CorpusTranscript): void => {
@@ -112,6 +112,7 @@ describe.each([4_000, 16_000])('corpus replayed through runPipeline, history bud
       const tools = [...new Set(transcript.nodes.filter((n) => n.role === 'tool').map((n) => n.name ?? ''))].filter((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name)).map((name) => ({ name }));
       const options = { ...OPTIONS, tools };
       let parent: readonly ContextItem[] = [];
+      const cache = new RulesCache();
       let previous: Partial<Record<ProviderName, RenderOutput>> = {};
       let from = 0;
       for (const head of commitPoints(transcript.nodes)) {
@@ -119,7 +120,7 @@ describe.each([4_000, 16_000])('corpus replayed through runPipeline, history bud
         from = head + 1;
         let result: ReturnType<typeof runPipeline>;
         try {
-          result = runPipeline(parent, nodes, { now: (transcript.nodes[head]?.createdAt ?? 0) + 1, tokenizer: estimateTokenizer, historyBudget });
+          result = runPipeline(parent, nodes, { now: (transcript.nodes[head]?.createdAt ?? 0) + 1, tokenizer: estimateTokenizer, historyBudget, cache });
         } catch (error) {
           // The pipeline refuses a turn it cannot fit (e.g. protected system rules above the budget): no commit to render.
           if (!(error instanceof RulesOverBudgetError)) throw error;

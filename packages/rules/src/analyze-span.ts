@@ -2,10 +2,10 @@ import { RulesInputError } from './errors.js';
 import type { Block, ContextItem } from './item.js';
 import { containsToken } from './contains-token.js';
 import { headOf } from './head-of.js';
-import { distinctiveTokens } from './distinctive-tokens.js';
-import { isFailedResult } from './is-failed-result.js';
 import { MinHeap } from './min-heap.js';
-import { operationPaths, type Operation } from './operation-paths.js';
+import type { Operation } from './operation-paths.js';
+import { RulesCache } from './rules-cache.js';
+import { argTokens, resultOp, scanMemos, SpanScan, stepText } from './span-scan.js';
 import type { AnalyzeSpanOptions, ContinuationView, SpanAnalysis, SpanEdge, SpanEdgeKind } from './span-analysis.js';
 
 type Call = Extract<Block, { type: 'tool_call' }>;
@@ -15,7 +15,7 @@ interface GNode {
   readonly key: string;
   readonly step: boolean;
   readonly text: string;
-  /** A step's blocks (the memo key of its tokens). */
+  /** A step's blocks (the key of its memoized tokens). */
   readonly blocks?: readonly Block[];
   readonly call?: Call;
   readonly result?: Result;
@@ -37,21 +37,6 @@ const KINDS: readonly SpanEdgeKind[] = ['call', 'reuse', 'round', 'step'];
 /** Dijkstra costs by kind: reuse 1, call 2, round 3, step 2. */
 const COST: readonly number[] = [2, 1, 3, 2];
 
-/** Per-content memos (pure functions of immutable blocks, so keyed by the block objects). */
-const textMemo = new WeakMap<readonly Block[], string>();
-const tokenMemo = new WeakMap<object, ReadonlySet<string>>();
-const failMemo = new WeakMap<Result, boolean>();
-const opMemo = new WeakMap<Result, { readonly call: Call | undefined; readonly op: Operation; readonly callKey: string }>();
-/** Shared tokens of a result with the token set of the step that follows it (a result meets one step only). */
-const sharedMemo = new WeakMap<Result, { readonly mine: ReadonlySet<string>; readonly shared: readonly string[] }>();
-const stepMemo = new WeakMap<readonly Block[], { readonly calls: readonly (Call | undefined)[]; readonly set: ReadonlySet<string> }>();
-
-const tokensOf = (key: object, text: string): ReadonlySet<string> => {
-  let t = tokenMemo.get(key);
-  if (t === undefined) tokenMemo.set(key, (t = distinctiveTokens(text)));
-  return t;
-};
-
 /** Edges in compressed rows: node i's dependencies are `to[start[i] .. start[i + 1])`. */
 interface Deps {
   readonly start: Int32Array;
@@ -68,8 +53,9 @@ interface Deps {
  * Edges, each from the later node to the earlier: result → the step that issued it (weight 1); step → each
  * result of the previous round, weight 2 when the step reuses one of the result's distinctive tokens
  * ({@link distinctiveTokens}), else 0; step → the previous step (weight 1). The critical chain is the
- * longest weighted path ending at the frontier (the latest step), found in O(V+E) over list order, which
- * is a topological order. Later identical calls and later operations on the same file path supersede
+ * longest weighted path ending at the frontier (the latest step): it passes every step, and between a step and
+ * the previous one takes the newest result of the previous round that the step reuses (weight 3), else the step
+ * edge (weight 1) — the same chain protection keeps, from the same code, in O(V+E). Later identical calls and later operations on the same file path supersede
  * earlier results; failed results are recognized by {@link isFailedResult}. The continuation view orders
  * nodes by a shortest-path tree from the frontier (Dijkstra, binary heap, O((V+E) log V); edge costs
  * reuse 1, call 2, step 2, round 3) and renders NEXT / ON DISK / RULED OUT / ESTABLISHED under the
@@ -88,6 +74,8 @@ interface Deps {
 export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanOptions = {}): SpanAnalysis {
   const allowance = options.briefBytes ?? 1400;
   if (!Number.isInteger(allowance) || allowance < 64) throw new RulesInputError('option briefBytes', 'expected an integer >= 64');
+  const cache = options.cache ?? new RulesCache();
+  const memos = scanMemos(cache);
   const g: GNode[] = [];
   const indexOf = new Map<string, number>();
   let lastStep = -1;
@@ -97,9 +85,7 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     if (it.role === 'assistant') {
       indexOf.set(it.key, g.length);
       lastStep = g.length;
-      let text = textMemo.get(it.blocks);
-      if (text === undefined) textMemo.set(it.blocks, (text = textOf(it.blocks)));
-      g.push({ key: it.key, step: true, text, blocks: it.blocks, round: -1 });
+      g.push({ key: it.key, step: true, text: textOf(it.blocks), blocks: it.blocks, round: -1 });
     } else if (it.role === 'tool') {
       const call = it.blocks.find((b): b is Call => b.type === 'tool_call');
       const result = it.blocks.find((b): b is Result => b.type === 'tool_result');
@@ -127,14 +113,11 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     }
   }
   const stepTokens = (i: number): ReadonlySet<string> => {
-    const n = g[i] as GNode;
-    const calls = (resultsOf.get(i) ?? []).map((r) => (g[r] as GNode).call);
-    const blocks = n.blocks as readonly Block[];
-    const hit = stepMemo.get(blocks);
-    if (hit !== undefined && hit.calls.length === calls.length && hit.calls.every((c, k) => c === calls[k])) return hit.set;
-    const set = new Set(tokensOf(blocks, n.text));
-    for (const c of calls) if (c !== undefined) for (const t of tokensOf(c, c.arguments)) set.add(t);
-    stepMemo.set(blocks, { calls, set });
+    const set = new Set(stepText(memos, (g[i] as GNode).blocks as readonly Block[]));
+    for (const r of resultsOf.get(i) ?? []) {
+      const c = (g[r] as GNode).call;
+      if (c !== undefined) for (const t of argTokens(memos, c)) set.add(t);
+    }
     return set;
   };
   // Dependencies (out-edges toward earlier nodes) in compressed rows: node i owns edges start[i]..start[i+1].
@@ -157,19 +140,11 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
       addDep(prevStep, 1, STEP);
       const mine = stepTokens(i);
       for (const r of resultsOf.get(prevStep) ?? []) {
-        let shared: readonly string[] = [];
-        const res = (g[r] as GNode).result;
-        if (res !== undefined) {
-          const hit = sharedMemo.get(res);
-          if (hit !== undefined && hit.mine === mine) shared = hit.shared;
-          else {
-            // Each result is compared with one step only (the next), so its lower-cased text is not kept.
-            const text = (g[r] as GNode).text.toLowerCase();
-            const found: string[] = [];
-            for (const t of mine) if (containsToken(text, t)) found.push(t);
-            shared = found.sort();
-            sharedMemo.set(res, { mine, shared });
-          }
+        const shared: string[] = [];
+        if ((g[r] as GNode).result !== undefined) {
+          const text = (g[r] as GNode).text.toLowerCase();
+          for (const t of mine) if (containsToken(text, t)) shared.push(t);
+          shared.sort();
         }
         if (shared.length > 0) {
           addDep(r, 2, REUSE);
@@ -182,81 +157,21 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
   deps.start[V] = deps.to.length;
   const frontier = lastStep;
 
-  // Longest path ending at the frontier: relax from the frontier toward older nodes in reverse list order.
-  const dist = new Float64Array(V).fill(-Infinity);
-  const parent = new Int32Array(V).fill(-1);
-  let best = frontier;
-  if (frontier >= 0) {
-    dist[frontier] = 0;
-    for (let u = frontier; u >= 0; u--) {
-      const du = dist[u] as number;
-      if (du === -Infinity) continue;
-      for (let e = deps.start[u] as number; e < (deps.start[u + 1] as number); e++) {
-        const to = deps.to[e] as number;
-        const nd = du + (deps.w[e] as number);
-        if (nd > (dist[to] as number)) {
-          dist[to] = nd;
-          parent[to] = u;
-        }
-      }
-      if (du >= (dist[best] as number)) best = u;
-    }
-  }
-  const chain: string[] = [];
-  if (frontier >= 0) for (let v = best; v >= 0; v = parent[v] as number) chain.push((g[v] as GNode).key);
+  const scan = new SpanScan(cache);
+  scan.sync(withSummarized ? items : items.filter((it) => it.state !== 'summarized'));
+  const { keys: chain, weight: chainWeight } = scan.criticalChain();
 
-  // Supersession and failures.
+  // Failures, and the operations the continuation view lists; supersession is the scan's.
   const failed = new Set<string>();
-  const superseded = new Map<string, string>();
-  // Results not yet superseded, per identical call and per file path; a later successful result
-  // supersedes all of them, a failed one only joins them.
-  const pendingByCall = new Map<string, number[]>();
-  const pendingByPath = new Map<string, number[]>();
-  const pathIds = new Map<string, string[]>();
   const ops: (Operation | undefined)[] = new Array<Operation | undefined>(V);
-  const canonical = (p: string): string => {
-    const base = p.slice(p.lastIndexOf('/') + 1);
-    let known = pathIds.get(base);
-    if (known === undefined) pathIds.set(base, (known = []));
-    for (const k of known) if (k === p || k.endsWith(`/${p}`) || p.endsWith(`/${k}`)) return k;
-    known.push(p);
-    return p;
-  };
-  const settle = (pending: Map<string, number[]>, id: string, i: number, isFail: boolean): void => {
-    const list = pending.get(id);
-    if (list === undefined) {
-      pending.set(id, [i]);
-      return;
-    }
-    if (list.at(-1) === i) return;
-    if (isFail) {
-      list.push(i);
-      return;
-    }
-    for (const j of list) {
-      const k = (g[j] as GNode).key;
-      if (!superseded.has(k)) superseded.set(k, (g[i] as GNode).key);
-    }
-    pending.set(id, [i]);
-  };
   for (let i = 0; i < V; i++) {
     const n = g[i] as GNode;
     if (n.step || n.result === undefined) continue;
-    let isFail = failMemo.get(n.result);
-    if (isFail === undefined) failMemo.set(n.result, (isFail = isFailedResult(n.result.output, n.result.isError)));
-    if (isFail) failed.add(n.key);
-    let o = opMemo.get(n.result);
-    if (o === undefined || o.call !== n.call) {
-      const name = n.call?.name ?? n.result.name;
-      const args = n.call?.arguments ?? '';
-      o = { call: n.call, op: operationPaths(name, args, n.result.output), callKey: `${name}\u0000${args}` };
-      opMemo.set(n.result, o);
-    }
-    const op = o.op;
-    ops[i] = op;
-    settle(pendingByCall, o.callKey, i, isFail);
-    for (const p of op.paths) settle(pendingByPath, canonical(p), i, isFail);
+    const o = resultOp(memos, n.result, n.call);
+    if (o.isFail) failed.add(n.key);
+    ops[i] = o.op;
   }
+  const superseded = scan.supersededResults();
 
   // The continuation view is built on first read: protection never needs it.
   let continuation: ContinuationView | undefined;
@@ -280,7 +195,7 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     },
     frontier: frontier >= 0 ? (g[frontier] as GNode).key : null,
     criticalChain: chain,
-    chainWeight: best >= 0 && frontier >= 0 ? (dist[best] as number) : 0,
+    chainWeight,
     superseded,
     failed,
     reused,

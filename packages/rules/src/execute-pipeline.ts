@@ -8,16 +8,19 @@ import { changesSince, recordEdit } from './list-lineage.js';
 import { defaultRules } from './default-rules.js';
 import { RulesInputError, RulesOverBudgetError, type RefusedRequest } from './errors.js';
 import type { ContextItem } from './item.js';
-import { itemFromNode } from './item-from-node.js';
+import { itemOfNode } from './item-from-node.js';
 import type { PipelineContext, PipelineInput, PipelineReport, PipelineResult, RequestFrame, RuleReport } from './pipeline.js';
 import { pipelineVersion } from './pipeline-version.js';
 import { resolveBand } from './resolve-band.js';
 import type { Rule, RuleContext } from './rule.js';
+import { RulesCache } from './rules-cache.js';
 import { countBlockTokens } from './token-memo.js';
 import { settle } from './settle-rule-output.js';
 
-/** The default rules, made once so that their memos serve every run. */
-let standard: readonly Rule[] | undefined;
+/** The default rules of a cache, made once so that their memos serve every run that shares the cache. */
+function newStandardRules(): readonly Rule[] {
+  return defaultRules();
+}
 
 const isItem = (x: PipelineInput): x is ContextItem => 'blocks' in x && 'key' in x;
 
@@ -31,11 +34,12 @@ export function executePipeline(
   if (typeof context.tokenizer?.count !== 'function') throw new RulesInputError('context.tokenizer', 'expected a Tokenizer');
   const frame = context.request;
   if (frame !== undefined) checkFrame(frame);
-  const countTokens = tokenCounter(context, frame);
-  const rules: readonly Rule[] = context.rules ?? (standard ??= defaultRules());
+  const cache = context.cache ?? new RulesCache();
+  const countTokens = tokenCounter(cache, context, frame);
+  const rules: readonly Rule[] = context.rules ?? cache.part(newStandardRules);
   const version = pipelineVersion(rules);
   // A list that passed the invariants has unique keys; others are checked once here.
-  if (!isValid(parentItems)) {
+  if (!isValid(cache, parentItems)) {
     const keys = new Set<string>();
     for (const it of parentItems) {
       if (keys.has(it.key)) throw new RulesInputError('parentItems', `duplicate key ${it.key}`);
@@ -43,19 +47,19 @@ export function executePipeline(
       keys.add(it.key);
     }
   }
-  const lastActivity = parentItems.length > 0 ? factsOf(parentItems).lastActivity : -Infinity;
+  const lastActivity = parentItems.length > 0 ? factsOf(cache, parentItems).lastActivity : -Infinity;
   const added: ContextItem[] = [];
   const addedKeys = new Set<string>();
   for (const x of newNodes) {
-    const it = isItem(x) ? x : itemFromNode(x as Node, context.tokenizer);
-    if (addedKeys.has(it.key) || hasKey(parentItems, it.key)) throw new RulesInputError('newNodes', `key ${it.key} is already in the list`);
+    const it = isItem(x) ? x : itemOfNode(x as Node, (blocks) => countBlockTokens(cache, context.tokenizer, blocks));
+    if (addedKeys.has(it.key) || hasKey(cache, parentItems, it.key)) throw new RulesInputError('newNodes', `key ${it.key} is already in the list`);
     if (it.state === 'summary' || it.state === 'summarized') throw new RulesInputError('newNodes', `item ${it.key}: ${it.state} items come only from folding`);
     addedKeys.add(it.key);
     added.push(isItem(x) || frame?.overhead !== undefined ? { ...it, tokens: countTokens(it.blocks) } : it);
   }
   const system = systemTokens(parentItems) + systemTokens(added);
   const band = resolveBand(historyBudgetOf(context, frame, system), context.band);
-  const historyTokens = (items: readonly ContextItem[]): number => factsOf(items).history;
+  const historyTokens = (items: readonly ContextItem[]): number => factsOf(cache, items).history;
   let epoch: boolean | undefined;
   const ctx: RuleContext = {
     now: context.now,
@@ -64,6 +68,7 @@ export function executePipeline(
     countTokens,
     historyTokens,
     ...(context.foldedOf === undefined ? {} : { foldedOf: context.foldedOf }),
+    cache,
     epochOpen(items) {
       epoch ??=
         !band.epochs ||
@@ -73,26 +78,26 @@ export function executePipeline(
     },
   };
   let cur: readonly ContextItem[] = added.length === 0 ? parentItems : parentItems.concat(added);
-  recordEdit(cur, parentItems);
-  extendValid(parentItems, cur);
+  recordEdit(cache, cur, parentItems);
+  extendValid(cache, parentItems, cur);
   const reports: RuleReport[] = [];
   for (const rule of rules) {
-    const next = settle(cur, rule.apply(cur, ctx), countTokens);
-    const at = next === cur ? undefined : changesSince(next, cur, 2)?.changed;
-    if (next !== cur) checkInvariants(rule.name, cur, next, at);
+    const next = settle(cache, cur, rule.apply(cur, ctx), countTokens);
+    const at = next === cur ? undefined : changesSince(cache, next, cur, 2)?.changed;
+    if (next !== cur) checkInvariants(cache, rule.name, cur, next, at);
     reports.push(diffCounts(rule.name, cur, next, at));
     cur = next;
   }
   // Folded items leave the live list: each new summary takes the items it folded along.
   const sum = (f: keyof Omit<RuleReport, 'rule'>): number => reports.reduce((s, r) => s + r[f], 0);
   const { live, folds } = cur.some((it) => it.state === 'summarized') ? splitFolds(cur) : { live: cur, folds: new Map<string, ContextItem[]>() };
-  const t = factsOf(live);
+  const t = factsOf(cache, live);
   // No result above the emergency mark when the pipeline folds (the fold's contract, checked once every later rule,
   // the cap, had its turn) or has a request frame (above it, the request would not fit the window).
   const enforced = frame !== undefined || rules.some((r) => r.name === 'fold');
   if (enforced && t.history > band.emergency) throw new RulesOverBudgetError(t.history, band.emergency, sum('summaries'), frame === undefined ? undefined : refused(live, frame, system, t.total));
   // Later runs on this list skip the whole-list checks of unchanged items.
-  learnValid(live);
+  learnValid(cache, live);
   const report: PipelineReport = {
     added: added.length,
     capped: sum('capped'),
@@ -106,7 +111,7 @@ export function executePipeline(
     keptPrefixTokens: 0,
     rules: reports,
   };
-  const changes = live === cur ? changesSince(cur, parentItems, 64) : undefined;
+  const changes = live === cur ? changesSince(cache, cur, parentItems, 64) : undefined;
   const changed = changes?.changed.filter((i) => cur[i] !== parentItems[i]);
   const firstChangedIndex = firstChanged(parentItems, live, changes);
   let rewrittenTokens = 0;
@@ -114,7 +119,7 @@ export function executePipeline(
     const it = parentItems[i] as ContextItem;
     if (it.state !== 'summarized') rewrittenTokens += it.tokens;
   }
-  const keptPrefixTokens = (parentItems.length === 0 ? 0 : factsOf(parentItems).total) - rewrittenTokens;
+  const keptPrefixTokens = (parentItems.length === 0 ? 0 : factsOf(cache, parentItems).total) - rewrittenTokens;
   return {
     items: live,
     folds,
@@ -143,10 +148,10 @@ function checkFrame(frame: RequestFrame): void {
 }
 
 /** Tokens of blocks as the request holds them: their text, plus the message wrappers of the frame's format. */
-function tokenCounter(context: PipelineContext, frame: RequestFrame | undefined): (blocks: ContextItem['blocks']) => number {
+function tokenCounter(cache: RulesCache, context: PipelineContext, frame: RequestFrame | undefined): (blocks: ContextItem['blocks']) => number {
   const o = frame?.overhead;
-  if (o === undefined) return (blocks) => countBlockTokens(context.tokenizer, blocks);
-  return (blocks) => countBlockTokens(context.tokenizer, blocks) + o.perMessage + (blocks.some((b) => b.type === 'tool_call') ? o.perToolCall : 0);
+  if (o === undefined) return (blocks) => countBlockTokens(cache, context.tokenizer, blocks);
+  return (blocks) => countBlockTokens(cache, context.tokenizer, blocks) + o.perMessage + (blocks.some((b) => b.type === 'tool_call') ? o.perToolCall : 0);
 }
 
 /** The live list of `items` (without `summarized` ones) and, per summary, the items folded into it, in order. */

@@ -19,6 +19,7 @@ export type {
 export type { AnalyzeSpanOptions, ContinuationView, SpanAnalysis, SpanEdge, SpanEdgeKind } from './span-analysis.js';
 export { itemFromNode } from './item-from-node.js';
 export { runPipeline } from './run-pipeline.js';
+export { RulesCache } from './rules-cache.js';
 export { runPipelineAsync } from './run-pipeline-async.js';
 export { defaultRules } from './default-rules.js';
 export { pipelineVersion } from './pipeline-version.js';

@@ -1,35 +1,43 @@
 import { RulesInvariantError } from './errors.js';
 import { deepEqual } from './deep-equal.js';
 import type { ContextItem, ItemState } from './item.js';
+import type { RulesCache } from './rules-cache.js';
 
 const RANK: Record<ItemState, number> = { full: 0, aged: 1, cleared: 2, summarized: 3, summary: -1 };
 
-/** Lists known to satisfy every whole-list invariant (each was checked as a successor, or extended from one with new items). */
-const valid = new WeakSet<readonly ContextItem[]>();
+/** Lists of a cache known to satisfy every whole-list invariant (each was checked as a successor, or extended from one with new items). */
+function newValidLists(): WeakSet<readonly ContextItem[]> {
+  return new WeakSet();
+}
 const folding = (it: ContextItem): boolean => it.state === 'summary' || it.state === 'summarized';
 
 /** Whether `list` is known to satisfy every whole-list invariant (unique keys, consistent summaries). */
-export function isValid(list: readonly ContextItem[]): boolean {
-  return valid.has(list);
+export function isValid(cache: RulesCache, list: readonly ContextItem[]): boolean {
+  return cache.part(newValidLists).has(list);
 }
 
 /** Checks the whole-list invariants of `list` once (as its own successor, so nothing but them can fail) and records it valid when they hold; never throws. */
-export function learnValid(list: readonly ContextItem[]): void {
-  if (valid.has(list)) return;
+export function learnValid(cache: RulesCache, list: readonly ContextItem[]): void {
+  if (isValid(cache, list)) return;
   try {
-    checkInvariants('', list, list);
+    checkInvariants(cache, '', list, list);
   } catch {
     // An invalid list stays unknown: it is checked in full whenever a rule changes it.
   }
 }
 
 /** Records that `list` is `base` plus new non-summary items with fresh keys, so it is as valid as `base`. */
-export function extendValid(base: readonly ContextItem[], list: readonly ContextItem[]): void {
+export function extendValid(cache: RulesCache, base: readonly ContextItem[], list: readonly ContextItem[]): void {
+  const valid = cache.part(newValidLists);
   if (valid.has(base)) valid.add(list);
 }
 
-/** Throws `RulesInvariantError` naming `rule` when `next` is not a legal successor of `prev`; `changed`: the only positions where they differ, when known. */
-export function checkInvariants(rule: string, prev: readonly ContextItem[], next: readonly ContextItem[], changed?: readonly number[]): void {
+/**
+ * Throws `RulesInvariantError` naming `rule` when `next` is not a legal successor of `prev`; `changed`: the only
+ * positions where they differ, when known. Lists `cache` knows valid are checked only where they differ.
+ */
+export function checkInvariants(cache: RulesCache, rule: string, prev: readonly ContextItem[], next: readonly ContextItem[], changed?: readonly number[]): void {
+  const valid = cache.part(newValidLists);
   const fail = (invariant: ConstructorParameters<typeof RulesInvariantError>[1], key: string, detail: string): never => {
     throw new RulesInvariantError(rule, invariant, key, detail);
   };
@@ -39,7 +47,7 @@ export function checkInvariants(rule: string, prev: readonly ContextItem[], next
     valid.add(next);
     return;
   }
-  if (aligned(prev, next)) {
+  if (aligned(valid, prev, next)) {
     // Same keys at the same places and no summary or summarized item touched: the whole-list invariants hold as
     // they held for `prev`, so only the changed items are checked, in the order the full check meets them.
     for (let i = 0; i < prev.length; i++) {
@@ -106,7 +114,7 @@ export function checkInvariants(rule: string, prev: readonly ContextItem[], next
 const inPlace = (p: ContextItem, n: ContextItem): boolean => p === n || (p.key === n.key && !folding(p) && !folding(n));
 
 /** Whether `prev` is known valid and `next` holds the same keys at the same places, changing no summary or summarized item. */
-function aligned(prev: readonly ContextItem[], next: readonly ContextItem[]): boolean {
+function aligned(valid: WeakSet<readonly ContextItem[]>, prev: readonly ContextItem[], next: readonly ContextItem[]): boolean {
   if (!valid.has(prev) || prev.length !== next.length) return false;
   for (let i = 0; i < prev.length; i++) if (!inPlace(prev[i] as ContextItem, next[i] as ContextItem)) return false;
   return true;

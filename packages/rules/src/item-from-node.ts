@@ -2,7 +2,7 @@ import type { Node } from '@ctxgit/dag';
 import type { Tokenizer } from '@ctxgit/tokenize';
 import { RulesInputError } from './errors.js';
 import type { Block, ContextItem } from './item.js';
-import { countBlockTokens } from './token-memo.js';
+import { itemText } from './item-text.js';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
@@ -15,7 +15,7 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
  * pins the item, `metadata.anchor === true` marks it an anchor. `touchedAt` is the node's `createdAt`.
  *
  * @param node - The node to convert.
- * @param tokenizer - Counts the item's tokens (memoized per content).
+ * @param tokenizer - Counts the item's tokens.
  * @returns The new item.
  * @throws RulesInputError when the role is unknown or a tool node has no name.
  * @example
@@ -30,6 +30,11 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
  * ```
  */
 export function itemFromNode(node: Node, tokenizer: Tokenizer): ContextItem {
+  return itemOfNode(node, (blocks) => tokenizer.count(itemText(blocks)));
+}
+
+/** {@link itemFromNode} with the tokens counted by `countTokens` (the runner's memoized count). */
+export function itemOfNode(node: Node, countTokens: (blocks: readonly Block[]) => number): ContextItem {
   if (!ROLES.has(node.role)) throw new RulesInputError(`node ${node.id}`, `unknown role "${String(node.role)}"`);
   if (typeof node.output !== 'string') throw new RulesInputError(`node ${node.id}`, 'output must be a string');
   const meta = node.metadata ?? {};
@@ -52,7 +57,7 @@ export function itemFromNode(node: Node, tokenizer: Tokenizer): ContextItem {
     state: 'full',
     locked: false,
     blocks,
-    tokens: countBlockTokens(tokenizer, blocks),
+    tokens: countTokens(blocks),
     reason: 'new',
     touchedAt: node.createdAt,
     ...(meta['pinned'] === true ? { pinned: true } : {}),

@@ -1,5 +1,6 @@
 import type { ContextItem } from './item.js';
 import { changesSince, editedFrom } from './list-lineage.js';
+import type { RulesCache } from './rules-cache.js';
 
 /** Keys added along one line of lists, each with its rank; only ever added to. */
 interface SharedKeys {
@@ -13,8 +14,12 @@ interface KeyView {
   readonly limit: number;
 }
 
-const views = new WeakMap<readonly ContextItem[], KeyView>();
 const MAX_DEPTH = 16;
+
+/** The key views of a cache, per list. */
+function newKeyViews(): WeakMap<readonly ContextItem[], KeyView> {
+  return new WeakMap();
+}
 
 function build(list: readonly ContextItem[]): KeyView {
   const shared: SharedKeys = { rank: new Map(), size: 0 };
@@ -23,8 +28,8 @@ function build(list: readonly ContextItem[]): KeyView {
 }
 
 /** The view of `list` from the view of `from`, when `list` only appended to it (else undefined). */
-function extend(view: KeyView, from: readonly ContextItem[], list: readonly ContextItem[]): KeyView | undefined {
-  const c = changesSince(list, from);
+function extend(cache: RulesCache, view: KeyView, from: readonly ContextItem[], list: readonly ContextItem[]): KeyView | undefined {
+  const c = changesSince(cache, list, from);
   if (c === undefined) return undefined;
   if (list.length === from.length) return view;
   const { shared } = view;
@@ -42,22 +47,23 @@ function extend(view: KeyView, from: readonly ContextItem[], list: readonly Cont
 }
 
 /** The view of `list`: extended from the view of the list it was edited from (looked up to `depth` edits back), else built. */
-function viewOf(list: readonly ContextItem[], depth: number): KeyView {
+function viewOf(cache: RulesCache, list: readonly ContextItem[], depth: number): KeyView {
+  const views = cache.part(newKeyViews);
   let view = views.get(list);
   if (view !== undefined) return view;
-  const from = editedFrom(list);
-  const base = from === undefined || depth === 0 ? undefined : viewOf(from, depth - 1);
-  view = (base !== undefined && from !== undefined ? extend(base, from, list) : undefined) ?? build(list);
+  const from = editedFrom(cache, list);
+  const base = from === undefined || depth === 0 ? undefined : viewOf(cache, from, depth - 1);
+  view = (base !== undefined && from !== undefined ? extend(cache, base, from, list) : undefined) ?? build(list);
   views.set(list, view);
   return view;
 }
 
 /**
- * Whether `key` is the key of an item of `list`. The key set is shared along lists derived by recorded edits
- * (same keys, items appended), so a lookup costs what was appended since the last one, not the list's length.
+ * Whether `key` is the key of an item of `list`. The key set is shared along lists derived by edits recorded in
+ * `cache` (same keys, items appended), so a lookup costs what was appended since the last one, not the list's length.
  */
-export function hasKey(list: readonly ContextItem[], key: string): boolean {
-  const view = viewOf(list, MAX_DEPTH);
+export function hasKey(cache: RulesCache, list: readonly ContextItem[], key: string): boolean {
+  const view = viewOf(cache, list, MAX_DEPTH);
   const r = view.shared.rank.get(key);
   return r !== undefined && r < view.limit;
 }

@@ -1,6 +1,7 @@
 import type { ContextItem } from './item.js';
 import { changesSince, editedFrom } from './list-lineage.js';
 import { lowerBound } from './lower-bound.js';
+import type { RulesCache } from './rules-cache.js';
 
 /** Sums and counts over a list that the rules consult on every run. */
 export interface ListFacts {
@@ -24,8 +25,12 @@ interface Tally {
   agedTools: number[];
 }
 
-const memo = new WeakMap<readonly ContextItem[], ListFacts>();
 const MAX_WALK = 16;
+
+/** The facts of a cache, per list. */
+function newFactsMemo(): WeakMap<readonly ContextItem[], ListFacts> {
+  return new WeakMap();
+}
 
 const isFullTool = (it: ContextItem): boolean => it.role === 'tool' && it.state === 'full';
 const isAgedTool = (it: ContextItem): boolean => it.role === 'tool' && it.state === 'aged';
@@ -58,8 +63,8 @@ function scan(list: readonly ContextItem[]): ListFacts {
 }
 
 /** The facts of `base` carried to `list` through the positions that changed; undefined when the largest `touchedAt` went down. */
-function carry(base: ListFacts, from: readonly ContextItem[], list: readonly ContextItem[]): ListFacts | undefined {
-  const c = changesSince(list, from);
+function carry(cache: RulesCache, base: ListFacts, from: readonly ContextItem[], list: readonly ContextItem[]): ListFacts | undefined {
+  const c = changesSince(cache, list, from);
   if (c === undefined) return undefined;
   const t: Tally = { ...base, fullTools: base.fullTools.slice(), agedTools: base.agedTools.slice() };
   for (const i of c.changed) {
@@ -77,14 +82,15 @@ function carry(base: ListFacts, from: readonly ContextItem[], list: readonly Con
   return t;
 }
 
-/** The facts of a list: carried from the nearest recorded ancestor whose facts are known (cost: what changed), else counted. */
-export function factsOf(list: readonly ContextItem[]): ListFacts {
+/** The facts of a list: carried from the nearest ancestor recorded in `cache` whose facts are known (cost: what changed), else counted. */
+export function factsOf(cache: RulesCache, list: readonly ContextItem[]): ListFacts {
+  const memo = cache.part(newFactsMemo);
   const hit = memo.get(list);
   if (hit !== undefined) return hit;
-  let from = editedFrom(list);
-  for (let steps = 1; from !== undefined && steps < MAX_WALK && !memo.has(from); steps++) from = editedFrom(from);
+  let from = editedFrom(cache, list);
+  for (let steps = 1; from !== undefined && steps < MAX_WALK && !memo.has(from); steps++) from = editedFrom(cache, from);
   const base = from === undefined ? undefined : memo.get(from);
-  const facts = (base !== undefined && from !== undefined ? carry(base, from, list) : undefined) ?? scan(list);
+  const facts = (base !== undefined && from !== undefined ? carry(cache, base, from, list) : undefined) ?? scan(list);
   memo.set(list, facts);
   return facts;
 }

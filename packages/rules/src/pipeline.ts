@@ -3,6 +3,7 @@ import type { MessageOverhead, Tokenizer } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
 import type { Rule } from './rule.js';
 import type { FoldedLookup } from './folded-originals.js';
+import type { RulesCache } from './rules-cache.js';
 
 /** The occupancy band as fractions of the history budget; `lower <= upper <= emergency`. */
 export interface BandOptions {
@@ -59,6 +60,12 @@ export interface PipelineContext {
    * throws `RulesFoldedNeededError` naming the summary
    */
   readonly foldedOf?: FoldedLookup;
+  /**
+   * What the rules keep between runs: hand the same {@link RulesCache} to every run of one session, so that a run
+   * costs what changed since the previous one. @defaultValue a fresh cache for this run (the same result; the run
+   * examines the whole list)
+   */
+  readonly cache?: RulesCache;
 }
 
 /** An async summarizer that replaces the deterministic brief of a new summary item. */

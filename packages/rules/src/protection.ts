@@ -3,6 +3,7 @@ import { distinctiveTokens } from './distinctive-tokens.js';
 import type { ContextItem } from './item.js';
 import type { ResolvedRulesOptions } from './options.js';
 import type { RuleContext } from './rule.js';
+import type { RulesCache } from './rules-cache.js';
 import { SpanScan } from './span-scan.js';
 
 /** What rules must not touch on one list. Valid for the list it was made for. */
@@ -24,9 +25,17 @@ export interface Protection {
 /** How much of the critical chain is protected: all of it, its newest part within `chainShare`, or none. */
 export type ChainLimit = 'all' | 'share' | 'none';
 
-const memo = new WeakMap<readonly ContextItem[], Map<string, Protection>>();
-/** Graph scans of the sessions seen last (a scan serves the lists of one session, each call costing what changed). */
-const scans: SpanScan[] = [];
+/** What protection keeps in a cache: the protections of each list (per options), and the graph scans of the sessions seen last. */
+interface ProtectionMemo {
+  readonly byList: WeakMap<readonly ContextItem[], Map<string, Protection>>;
+  /** A scan serves the lists of one session, each call costing what changed; the most recent first. */
+  readonly scans: SpanScan[];
+}
+
+function newProtectionMemo(): ProtectionMemo {
+  return { byList: new WeakMap(), scans: [] };
+}
+
 const MAX_SCANS = 8;
 
 const toolName = (it: ContextItem): string | undefined => {
@@ -34,7 +43,8 @@ const toolName = (it: ContextItem): string | undefined => {
   return undefined;
 };
 
-function scanFor(items: readonly ContextItem[]): SpanScan {
+function scanFor(cache: RulesCache, items: readonly ContextItem[]): SpanScan {
+  const { scans } = cache.part(newProtectionMemo);
   let first: string | undefined;
   for (const it of items) {
     if (it.state !== 'summary' && (it.role === 'assistant' || it.role === 'tool')) {
@@ -45,7 +55,7 @@ function scanFor(items: readonly ContextItem[]): SpanScan {
   let k = scans.findIndex((s) => s.firstKey === first);
   if (k === -1) {
     if (scans.length >= MAX_SCANS) scans.pop();
-    scans.unshift(new SpanScan());
+    scans.unshift(new SpanScan(cache));
     k = 0;
   }
   const scan = scans[k] as SpanScan;
@@ -75,13 +85,14 @@ function stepTokensAfter(items: readonly ContextItem[], from: number): ReadonlyS
  * tool results of the critical chain of {@link analyzeSpan} (`includeSummarized`) — all, or newest first while
  * their tokens fit in `chainShare` of the history budget, or none. A chain result before the latest user turn
  * is protected, once a step has answered that turn, only if a step since the turn reuses it (its work ended when
- * the new turn started new work). Memoized per list; the graph is kept per
- * session and brought up to date from the first changed item.
+ * the new turn started new work). Memoized per list in `ctx.cache`; the graph is kept there per session and brought
+ * up to date from the first changed item.
  */
 export function protectionOf(items: readonly ContextItem[], options: ResolvedRulesOptions, ctx: RuleContext, chainLimit: ChainLimit = 'all'): Protection {
   const id = `${chainLimit}:${options.chainShare}:${options.graphProtection}:${ctx.band.historyBudget}:${[...options.protectedTools].join(',')}`;
-  let byOpts = memo.get(items);
-  if (byOpts === undefined) memo.set(items, (byOpts = new Map()));
+  const { byList } = ctx.cache.part(newProtectionMemo);
+  let byOpts = byList.get(items);
+  if (byOpts === undefined) byList.set(items, (byOpts = new Map()));
   const hit = byOpts.get(id);
   if (hit !== undefined) return hit;
   let latestUser: string | undefined;
@@ -94,7 +105,7 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
       break;
     }
   }
-  const scan = scanFor(items);
+  const scan = scanFor(ctx.cache, items);
   scan.sync(items);
   let version = scan.version;
   const synced = (): SpanScan => {

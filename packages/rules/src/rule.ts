@@ -1,6 +1,7 @@
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
 import type { FoldedLookup } from './folded-originals.js';
+import type { RulesCache } from './rules-cache.js';
 
 /** The occupancy band, as fractions of the history budget, with its normalized token marks. */
 export interface Band {
@@ -36,6 +37,11 @@ export interface RuleContext {
   epochOpen(items: readonly ContextItem[]): boolean;
   /** The items a summary of the parent list folded, when a fold absorbs it (see `PipelineContext.foldedOf`). */
   readonly foldedOf?: FoldedLookup;
+  /**
+   * What the rules keep between runs ({@link RulesCache}): the caller's, or a fresh one for this run. The rules'
+   * helpers use it to cost what changed since an earlier list; a rule that ignores it stays correct.
+   */
+  readonly cache: RulesCache;
 }
 
 /**

@@ -62,7 +62,7 @@ export async function runPipelineAsync(
     }
     const next = [...items];
     next[i] = { ...s, blocks, tokens, reason: `summarizer:${summarizer.name}` };
-    checkInvariants(`summarizer:${summarizer.name}`, items, next);
+    checkInvariants(run.ctx.cache, `summarizer:${summarizer.name}`, items, next);
     items = next;
   }
   const t = totals(items);

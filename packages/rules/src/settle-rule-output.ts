@@ -1,10 +1,11 @@
 import type { ContextItem } from './item.js';
 import { changesSince, recordEdit } from './list-lineage.js';
+import type { RulesCache } from './rules-cache.js';
 
 /** Positions where `raw` holds another item of the same key as `cur`, when it kept every key in place (same length); else undefined. */
-function inPlace(cur: readonly ContextItem[], raw: readonly ContextItem[]): number[] | undefined {
+function inPlace(cache: RulesCache, cur: readonly ContextItem[], raw: readonly ContextItem[]): number[] | undefined {
   if (raw.length !== cur.length) return undefined;
-  const recorded = changesSince(raw, cur, 1);
+  const recorded = changesSince(cache, raw, cur, 1);
   if (recorded !== undefined) return recorded.changed.filter((i) => raw[i] !== cur[i]);
   const changed: number[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -19,11 +20,11 @@ function inPlace(cur: readonly ContextItem[], raw: readonly ContextItem[]): numb
 
 /**
  * A rule's list with token counts corrected where the content changed (a copy only when one is). When the rule
- * kept every key in place, only the changed positions are looked at and the edit of `cur` is recorded.
+ * kept every key in place, only the changed positions are looked at and the edit of `cur` is recorded in `cache`.
  */
-export function settle(cur: readonly ContextItem[], raw: readonly ContextItem[], countTokens: (blocks: ContextItem['blocks']) => number): readonly ContextItem[] {
+export function settle(cache: RulesCache, cur: readonly ContextItem[], raw: readonly ContextItem[], countTokens: (blocks: ContextItem['blocks']) => number): readonly ContextItem[] {
   if (raw === cur) return cur;
-  const changed = inPlace(cur, raw);
+  const changed = inPlace(cache, cur, raw);
   let fixed: ContextItem[] | undefined;
   const fix = (i: number, p: ContextItem | undefined): void => {
     const it = raw[i] as ContextItem;
@@ -41,9 +42,9 @@ export function settle(cur: readonly ContextItem[], raw: readonly ContextItem[],
       if (fixed !== undefined && fixed[i] !== had) recounted.push(i);
     }
     // The rule may know its own list (it is recorded as an edit of `cur`); the recount is an edit of it.
-    recordEdit(raw, cur, changed);
+    recordEdit(cache, raw, cur, changed);
     if (fixed === undefined) return raw;
-    recordEdit(fixed, raw, recounted);
+    recordEdit(cache, fixed, raw, recounted);
     return fixed;
   }
   // Keys moved (a fold): items of the same key at the same index are found without a map; the map only when needed.

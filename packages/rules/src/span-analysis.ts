@@ -1,3 +1,5 @@
+import type { RulesCache } from './rules-cache.js';
+
 /** Kind of a dependency edge of the span graph. */
 export type SpanEdgeKind = 'call' | 'reuse' | 'round' | 'step';
 
@@ -51,4 +53,6 @@ export interface AnalyzeSpanOptions {
   readonly briefBytes?: number;
   /** Read `summarized` items too (with the content they held when folded), so folding does not change the graph. @defaultValue false */
   readonly includeSummarized?: boolean;
+  /** Memos of earlier calls on the same content (a session's {@link RulesCache}). @defaultValue a fresh cache for this call */
+  readonly cache?: RulesCache;
 }

@@ -5,6 +5,7 @@ import { isFailedResult } from './is-failed-result.js';
 import { operationPaths, type Operation } from './operation-paths.js';
 import { changesSince } from './list-lineage.js';
 import { lowerBound } from './lower-bound.js';
+import type { RulesCache } from './rules-cache.js';
 
 type Call = Extract<Block, { type: 'tool_call' }>;
 type Result = Extract<Block, { type: 'tool_result' }>;
@@ -21,22 +22,51 @@ interface Undo {
 /** Removals of chain keys kept for {@link SpanScan.droppedSince}. */
 const MAX_DROPS = 4096;
 
-const failMemo = new WeakMap<Result, boolean>();
-const opMemo = new WeakMap<Result, { readonly call: Call | undefined; readonly op: Operation; readonly callKey: string }>();
-const textMemo = new WeakMap<readonly Block[], ReadonlySet<string>>();
-const argMemo = new WeakMap<Call, ReadonlySet<string>>();
-const lowerMemo = new WeakMap<Result, { readonly mine: ReadonlySet<string>; readonly reuses: boolean }>();
+/** Per-content memos of the scans of a cache (pure functions of immutable blocks, so keyed by the block objects). */
+interface ScanMemos {
+  readonly fail: WeakMap<Result, boolean>;
+  readonly op: WeakMap<Result, { readonly call: Call | undefined; readonly op: Operation; readonly callKey: string }>;
+  readonly text: WeakMap<readonly Block[], ReadonlySet<string>>;
+  readonly args: WeakMap<Call, ReadonlySet<string>>;
+  readonly reuses: WeakMap<Result, { readonly mine: ReadonlySet<string>; readonly reuses: boolean }>;
+}
 
-const stepText = (blocks: readonly Block[]): ReadonlySet<string> => {
-  let t = textMemo.get(blocks);
-  if (t === undefined) textMemo.set(blocks, (t = distinctiveTokens(blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n'))));
+function newScanMemos(): ScanMemos {
+  return { fail: new WeakMap(), op: new WeakMap(), text: new WeakMap(), args: new WeakMap(), reuses: new WeakMap() };
+}
+
+/** The per-content memos of the span graphs of `cache`. */
+export function scanMemos(cache: RulesCache): ScanMemos {
+  return cache.part(newScanMemos);
+}
+
+/** Distinctive tokens of a step's text. */
+export function stepText(memos: ScanMemos, blocks: readonly Block[]): ReadonlySet<string> {
+  let t = memos.text.get(blocks);
+  if (t === undefined) memos.text.set(blocks, (t = distinctiveTokens(blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n'))));
   return t;
-};
-const argTokens = (c: Call): ReadonlySet<string> => {
-  let t = argMemo.get(c);
-  if (t === undefined) argMemo.set(c, (t = distinctiveTokens(c.arguments)));
+}
+
+/** Distinctive tokens of a call's arguments. */
+export function argTokens(memos: ScanMemos, c: Call): ReadonlySet<string> {
+  let t = memos.args.get(c);
+  if (t === undefined) memos.args.set(c, (t = distinctiveTokens(c.arguments)));
   return t;
-};
+}
+
+/** What a tool result tells the supersession: whether it failed, the paths its operation reads or writes, and the identity of its call. */
+export function resultOp(memos: ScanMemos, result: Result, call: Call | undefined): { readonly isFail: boolean; readonly op: Operation; readonly callKey: string } {
+  let isFail = memos.fail.get(result);
+  if (isFail === undefined) memos.fail.set(result, (isFail = isFailedResult(result.output, result.isError)));
+  let o = memos.op.get(result);
+  if (o === undefined || o.call !== call) {
+    const name = call?.name ?? result.name;
+    const args = call?.arguments ?? '';
+    o = { call, op: operationPaths(name, args, result.output), callKey: `${name}\u0000${args}` };
+    memos.op.set(result, o);
+  }
+  return { isFail, op: o.op, callKey: o.callKey };
+}
 
 /**
  * The part of {@link analyzeSpan} (with `includeSummarized`) that protection needs — the tool results of the
@@ -52,6 +82,7 @@ const argTokens = (c: Call): ReadonlySet<string> => {
  * step that shares a distinctive token with the step (weight 3 against 1), else the direct step edge.
  */
 export class SpanScan {
+  private readonly memos: ScanMemos;
   private keys: string[] = [];
   private blocks: (readonly Block[])[] = [];
   private callers: (string | undefined)[] = [];
@@ -81,6 +112,11 @@ export class SpanScan {
   /** Incremented by every sync that changed anything. */
   version = 0;
 
+  /** A scan whose lineage of lists and per-content memos are those of `cache`. */
+  constructor(private readonly cache: RulesCache) {
+    this.memos = scanMemos(cache);
+  }
+
   /** Key of the first graph node, to pick the scan of a session. */
   get firstKey(): string | undefined {
     return this.keys[0];
@@ -91,7 +127,7 @@ export class SpanScan {
     let j = 0;
     let i = 0;
     // Positions before the first change since the last synced list hold the same items: start the walk there.
-    const c = this.synced === undefined ? undefined : changesSince(items, this.synced);
+    const c = this.synced === undefined ? undefined : changesSince(this.cache, items, this.synced);
     if (c !== undefined) {
       i = Math.min(c.changed[0] ?? c.appendedFrom, c.appendedFrom);
       j = lowerBound(this.at, i);
@@ -119,6 +155,11 @@ export class SpanScan {
     this.rechain(from);
   }
 
+  /** Each superseded result (key) and the later result that superseded it first, as of the last sync, in the order found. */
+  supersededResults(): Map<string, string> {
+    return new Map(this.supersededMap as Map<string, string>);
+  }
+
   /** Whether the result `key` is superseded, as of the last sync. */
   superseded(key: string): boolean {
     return this.supersededMap.has(key);
@@ -130,6 +171,27 @@ export class SpanScan {
       const r = this.chosen[s] as number;
       if (r >= 0) yield this.keys[r] as string;
     }
+  }
+
+  /**
+   * The critical chain as of the last sync, oldest first: every step from the first to the frontier (the latest
+   * step) and, between a step and the one before it, the result it reuses when it chose one; `weight`: 3 for each
+   * reused result (reuse edge 2 + call edge 1), 1 for each direct step edge.
+   */
+  criticalChain(): { readonly keys: readonly string[]; readonly weight: number } {
+    const keys: string[] = [];
+    let weight = 0;
+    let s = this.keys.length > 0 ? (this.lastStepAt[this.keys.length - 1] as number) : -1;
+    while (s >= 0) {
+      keys.push(this.keys[s] as string);
+      const prev = s > 0 ? (this.lastStepAt[s - 1] as number) : -1;
+      if (prev < 0) break;
+      const r = this.chosen[s] as number;
+      if (r >= 0) keys.push(this.keys[r] as string);
+      weight += r >= 0 ? 3 : 1;
+      s = prev;
+    }
+    return { keys: keys.reverse(), weight };
   }
 
   /** Whether `key` is a tool result of the chain, as of the last sync. */
@@ -199,15 +261,8 @@ export class SpanScan {
     const call = it.blocks.find((b): b is Call => b.type === 'tool_call');
     const result = it.blocks.find((b): b is Result => b.type === 'tool_result');
     if (result === undefined) return;
-    let isFail = failMemo.get(result);
-    if (isFail === undefined) failMemo.set(result, (isFail = isFailedResult(result.output, result.isError)));
-    let o = opMemo.get(result);
-    if (o === undefined || o.call !== call) {
-      const name = call?.name ?? result.name;
-      const args = call?.arguments ?? '';
-      o = { call, op: operationPaths(name, args, result.output), callKey: `${name}\u0000${args}` };
-      opMemo.set(result, o);
-    }
+    const o = resultOp(this.memos, result, call);
+    const isFail = o.isFail;
     this.settle(this.pendingByCall, o.callKey, j, isFail);
     for (const p of o.op.paths) this.settle(this.pendingByPath, this.canonical(p, j), j, isFail);
   }
@@ -287,11 +342,11 @@ export class SpanScan {
   /** The highest-index result of round `prev` below `i` sharing a distinctive token with step `i`, or -1. */
   private choose(prev: number, i: number): number {
     const own = this.resultsOf.get(i) ?? [];
-    let mine: ReadonlySet<string> = stepText(this.blocks[i] as readonly Block[]);
+    let mine: ReadonlySet<string> = stepText(this.memos, this.blocks[i] as readonly Block[]);
     const calls = own.map((r) => (this.blocks[r] as readonly Block[]).find((b): b is Call => b.type === 'tool_call'));
     if (calls.some((c) => c !== undefined)) {
       const set = new Set(mine);
-      for (const c of calls) if (c !== undefined) for (const tok of argTokens(c)) set.add(tok);
+      for (const c of calls) if (c !== undefined) for (const tok of argTokens(this.memos, c)) set.add(tok);
       mine = set;
     }
     const results = this.resultsOf.get(prev) ?? [];
@@ -300,15 +355,15 @@ export class SpanScan {
       if (r >= i) continue;
       const res = (this.blocks[r] as readonly Block[]).find((b): b is Result => b.type === 'tool_result');
       if (res === undefined) continue;
-      if (reuses(res, mine)) return r;
+      if (reuses(this.memos, res, mine)) return r;
     }
     return -1;
   }
 }
 
 /** Whether the result's text holds one of `mine`; memoized per result for token sets of equal content. */
-function reuses(res: Result, mine: ReadonlySet<string>): boolean {
-  const hit = lowerMemo.get(res);
+function reuses(memos: ScanMemos, res: Result, mine: ReadonlySet<string>): boolean {
+  const hit = memos.reuses.get(res);
   if (hit !== undefined && sameSet(hit.mine, mine)) return hit.reuses;
   const text = res.output.toLowerCase();
   let found = false;
@@ -316,7 +371,7 @@ function reuses(res: Result, mine: ReadonlySet<string>): boolean {
     found = true;
     break;
   }
-  lowerMemo.set(res, { mine, reuses: found });
+  memos.reuses.set(res, { mine, reuses: found });
   return found;
 }
 

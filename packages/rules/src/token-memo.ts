@@ -1,14 +1,20 @@
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { Block } from './item.js';
 import { itemText } from './item-text.js';
+import type { RulesCache } from './rules-cache.js';
 
 const MAX_ENTRIES = 20_000;
 /** Longer texts are counted each time rather than kept as keys. */
 const MAX_KEY_CHARS = 16_384;
-const byTokenizer = new WeakMap<Tokenizer, Map<string, number>>();
 
-/** Token count of blocks, memoized per tokenizer and content up to 16,384 chars (a pure cache, cleared when it grows large). */
-export function countBlockTokens(tokenizer: Tokenizer, blocks: readonly Block[]): number {
+/** The token counts of a cache, per tokenizer and text. */
+function newTokenMemo(): WeakMap<Tokenizer, Map<string, number>> {
+  return new WeakMap();
+}
+
+/** Token count of blocks, memoized in `cache` per tokenizer and content up to 16,384 chars (cleared when it grows large). */
+export function countBlockTokens(cache: RulesCache, tokenizer: Tokenizer, blocks: readonly Block[]): number {
+  const byTokenizer = cache.part(newTokenMemo);
   let memo = byTokenizer.get(tokenizer);
   if (memo === undefined) {
     memo = new Map();

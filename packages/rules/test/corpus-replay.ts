@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importClaudeCode, importOpenAIChat, importSweAgentTraj, type Node, type Transcript } from '@ctxgit/dag';
 import type { Tokenizer } from '@ctxgit/tokenize';
-import { analyzeSpan, distinctiveTokens, runPipeline, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { analyzeSpan, distinctiveTokens, runPipeline, RulesCache, RulesOverBudgetError, type ContextItem } from '../src/index.js';
 import { FoldStore } from './helpers.js';
 
 /** The shared corpus, beside the repository. */
@@ -82,6 +82,7 @@ export function replay(nodes: readonly Node[], historyBudget: number, tokenizer:
   const f: ReplayFigures = { calls: 0, fullTokens: 0, keptTokens: 0, maxHistory: 0, reused: 0, reusedVisible: 0, chainReused: 0, chainVisible: 0, chainLostToCap: 0, folds: 0, violations: [] };
   const emergency = Math.floor(0.95 * historyBudget);
   let items: readonly ContextItem[] = [];
+  const cache = new RulesCache();
   let from = 0;
   let full = 0;
   const original = new Map<string, Node>();
@@ -99,7 +100,7 @@ export function replay(nodes: readonly Node[], historyBudget: number, tokenizer:
     const now = batch.at(-1)!.createdAt;
     let r: ReturnType<typeof runPipeline>;
     try {
-      r = folds.add(runPipeline(items, batch, { now, tokenizer, historyBudget, foldedOf: folds.get }));
+      r = folds.add(runPipeline(items, batch, { now, tokenizer, historyBudget, foldedOf: folds.get, cache }));
     } catch (e) {
       if (!(e instanceof RulesOverBudgetError)) throw e;
       const last = [...items, ...batch.map((n) => ({ key: n.id, role: n.role, state: 'new', tokens: tokenizer.count(n.output), reason: 'new' }))];

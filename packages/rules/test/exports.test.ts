@@ -6,6 +6,7 @@ it('exports exactly the public API', async () => {
     'DEFAULT_PROTECTED_TOOLS',
     'MAX_CATALOGUE_TOOLS',
     'OPEN_TOOLS',
+    'RulesCache',
     'RulesError',
     'RulesFoldedNeededError',
     'RulesInputError',

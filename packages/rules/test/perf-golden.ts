@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { loadTokenizer } from '@ctxgit/tokenize';
 import type { Node } from '@ctxgit/dag';
-import { runPipeline, type ContextItem } from '../src/index.js';
+import { runPipeline, RulesCache, type ContextItem } from '../src/index.js';
 import { loadCorpus, transcriptNodes } from './corpus-replay.js';
 import { FoldStore } from './helpers.js';
 
@@ -35,6 +35,7 @@ for (const f of loadCorpus()) {
     for (const budget of [4000, 16_000]) {
       let items: readonly ContextItem[] = [];
       const folds = new FoldStore();
+      const cache = new RulesCache();
       let from = 0;
       for (let i = 1; i < nodes.length; i++) {
         if ((nodes[i] as Node).role !== 'assistant') continue;
@@ -42,7 +43,7 @@ for (const f of loadCorpus()) {
         from = i;
         if (batch.length === 0) continue;
         try {
-          const r = folds.add(runPipeline(items, batch, { now: (batch.at(-1) as Node).createdAt, tokenizer, historyBudget: budget, foldedOf: folds.get }));
+          const r = folds.add(runPipeline(items, batch, { now: (batch.at(-1) as Node).createdAt, tokenizer, historyBudget: budget, foldedOf: folds.get, cache }));
           per.update(canonical({ items: r.items, folds: [...r.folds], totalTokens: r.totalTokens, historyTokens: r.historyTokens, firstChangedIndex: r.firstChangedIndex, report: r.report }));
           items = r.items;
           calls++;

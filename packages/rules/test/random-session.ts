@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Node } from '@ctxgit/dag';
-import { runPipeline, RulesOverBudgetError, type ContextItem, type PipelineContext } from '../src/index.js';
+import { runPipeline, RulesCache, RulesOverBudgetError, type ContextItem, type PipelineContext } from '../src/index.js';
 import { FoldStore, MIN, quarterTokenizer } from './helpers.js';
 
 export type Event =
@@ -71,13 +71,15 @@ export function replay(nodes: readonly Node[], cuts: readonly number[], budget: 
   const steps: Step[] = [];
   let items: readonly ContextItem[] = [];
   const folds = new FoldStore();
+  // One cache for the session, as a Session keeps one: the runs take the incremental paths.
+  const cache = new RulesCache();
   let from = 0;
   const points = [...new Set(cuts.map((c) => Math.min(c, nodes.length)))].sort((a, b) => a - b).concat(nodes.length);
   for (const to of points) {
     if (to <= from) continue;
     const batch = nodes.slice(from, to);
     const now = (batch.at(-1)?.createdAt ?? 0) + MIN;
-    const ctx: PipelineContext = { now, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs }, foldedOf: folds.get };
+    const ctx: PipelineContext = { now, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs }, foldedOf: folds.get, cache };
     const parent = items.map((it, i) => (lockEvery > 0 && i % lockEvery === 0 && it.state !== 'summary' ? { ...it, locked: true } : it));
     let run;
     try {

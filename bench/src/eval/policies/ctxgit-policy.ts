@@ -1,4 +1,4 @@
-import { defaultRules, itemFromNode, runPipeline } from '@ctxgit/rules';
+import { defaultRules, itemFromNode, runPipeline, RulesCache } from '@ctxgit/rules';
 import type { BandOptions, ContextItem, RulesOptions } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { Policy } from '../policy.js';
@@ -38,10 +38,11 @@ export function ctxgitPolicy(tokenizer: Tokenizer, options: CtxgitPolicyOptions)
     start: (budget) => {
       let items: readonly ContextItem[] = [];
       const request = { window: budget, overhead: OVERHEAD };
+      const cache = new RulesCache();
       return {
         next: async ({ newNodes, now }) => {
           try {
-            const result = runPipeline(items, newNodes, { now, tokenizer, request, rules, band: options.band ?? {} });
+            const result = runPipeline(items, newNodes, { now, tokenizer, request, rules, band: options.band ?? {}, cache });
             items = result.items;
             return { items };
           } catch (e) {

@@ -4,8 +4,8 @@ import type { FsLike } from './fs-like.js';
  * An opened git repository: every git primitive takes one. Create it with {@link openGit}.
  *
  * @remarks
- * `cache` is the key of the git layer's per-repository state (decoded objects, loaded packs, objects pending in a
- * batch), so share one context per repository and process.
+ * `cache` holds the git layer's per-repository state (decoded objects and trees, loaded packs, objects pending in a
+ * batch): a plain object the context owns (`{}` for a new one), so share one context per repository and process.
  */
 export interface GitContext {
   readonly fs: FsLike;

@@ -1,6 +1,6 @@
 import type { Block, ContextItem } from '../item.js';
 import { factsOf } from '../list-facts.js';
-import { recordEdit } from '../list-lineage.js';
+import { ListEdit } from '../list-edit.js';
 import type { RulesOptions } from '../options.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
@@ -60,22 +60,19 @@ export function capRule(options: RulesOptions = {}): Rule {
           break;
         }
       }
-      const positions = factsOf(items).fullTools.filter((i) => {
+      const positions = factsOf(ctx.cache, items).fullTools.filter((i) => {
         const it = items[i] as ContextItem;
         return !it.locked && it.pinned !== true;
       });
-      let out: ContextItem[] | undefined;
-      const changed = new Set<number>();
+      const edit = new ListEdit(items, ctx.cache);
       const cut = (i: number, head: number, tail: number): void => {
         const it = items[i] as ContextItem;
         const blocks = cutBlocks(it.blocks, head, tail);
         if (blocks === undefined) return;
-        const now = (out?.[i] ?? it).tokens;
+        const now = edit.at(i).tokens;
         const tokens = ctx.countTokens(blocks);
         if (tokens >= now) return;
-        out ??= items.slice();
-        out[i] = { ...it, blocks, tokens, reason: 'capped' };
-        changed.add(i);
+        edit.set(i, { ...it, blocks, tokens, reason: 'capped' });
         h -= now - tokens;
       };
       const standard = (i: number): void => {
@@ -89,7 +86,7 @@ export function capRule(options: RulesOptions = {}): Rule {
       // Above it (the request would not fit): any result, the latest round's included, then harder cuts.
       for (const i of positions) {
         if (h <= band.emergency) break;
-        if (!changed.has(i)) standard(i);
+        if (!edit.replaced(i)) standard(i);
       }
       for (let k = 1; k <= SQUEEZES && h > band.emergency; k++) {
         for (const i of positions) {
@@ -97,9 +94,7 @@ export function capRule(options: RulesOptions = {}): Rule {
           cut(i, Math.floor(o.capHeadChars / 2 ** k), Math.floor(o.capTailChars / 2 ** k));
         }
       }
-      if (out === undefined) return items;
-      recordEdit(out, items, [...changed].sort((a, b) => a - b));
-      return out;
+      return edit.done();
     },
   };
 }

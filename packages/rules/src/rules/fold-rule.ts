@@ -56,11 +56,11 @@ function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, 
   // the brief, ID-dense text running under 2 bytes a token, still costs more.
   const spanTokens = span.reduce((s, it) => s + it.tokens, 0);
   let allowance = Math.min(o.briefBytes, Math.max(160, spanTokens * 2));
-  let blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance) }];
+  let blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance, ctx.cache) }];
   let tokens = ctx.countTokens(blocks);
   while (tokens * 2 > spanTokens && allowance > 160) {
     allowance = Math.max(160, allowance >> 1);
-    blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance) }];
+    blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance, ctx.cache) }];
     tokens = ctx.countTokens(blocks);
   }
   const attachedFrom = span[0]?.attachedFrom;

@@ -3,7 +3,7 @@ import type { RulesOptions } from '../options.js';
 import { protectionOf } from '../protection.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import { factsOf } from '../list-facts.js';
-import { recordEdit } from '../list-lineage.js';
+import { ListEdit } from '../list-edit.js';
 import type { Rule } from '../rule.js';
 
 /** The fixed, byte-stable text that replaces a cleared tool result. */
@@ -31,22 +31,17 @@ export function idleRule(options: RulesOptions = {}): Rule {
     version: 1,
     apply(items, ctx) {
       const due = (it: ContextItem): boolean => it.role === 'tool' && it.state === 'aged' && !it.locked && ctx.now - it.touchedAt >= o.idleMs;
-      const candidates = factsOf(items).agedTools.filter((i) => due(items[i] as ContextItem));
+      const candidates = factsOf(ctx.cache, items).agedTools.filter((i) => due(items[i] as ContextItem));
       if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
       const prot = protectionOf(items, o, ctx);
-      let out: ContextItem[] | undefined;
-      const changed: number[] = [];
+      const edit = new ListEdit(items, ctx.cache);
       for (const i of candidates) {
         const it = items[i] as ContextItem;
         if (prot.protects(it)) continue;
         const blocks = it.blocks.map((b): Block => (b.type === 'tool_result' && b.output.length > CLEARED_PLACEHOLDER.length ? { ...b, output: CLEARED_PLACEHOLDER } : b));
-        out ??= items.slice();
-        out[i] = { ...it, state: 'cleared', reason, blocks };
-        changed.push(i);
+        edit.set(i, { ...it, state: 'cleared', reason, blocks });
       }
-      if (out === undefined) return items;
-      recordEdit(out, items, changed);
-      return out;
+      return edit.done();
     },
   };
 }

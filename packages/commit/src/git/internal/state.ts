@@ -16,7 +16,7 @@ export interface LoadedPack {
   pack: Buffer | undefined;
 }
 
-/** Per-repository state of the git layer, keyed on the context's cache object. */
+/** Per-repository state of the git layer, held by the context's cache object. */
 export interface GitState {
   fsync: boolean;
   /** A ref lock older than this (by its mtime, in ms) is taken for a dead writer's and removed. */
@@ -55,25 +55,27 @@ const MAX_KNOWN = 200_000;
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 const EVICT_TO_BYTES = (MAX_CACHE_BYTES * 3) / 4;
 const MAX_CACHED_OBJECT = 1024 * 1024;
-const states = new WeakMap<object, GitState>();
+/** The property of a context's cache object that holds its state. */
+const STATE = Symbol('ctxgit git state');
 
+/** The git layer's state of the repository `ctx` opens, held by its cache object (made on first use). */
 export function stateOf(ctx: { readonly cache: object }): GitState {
-  let state = states.get(ctx.cache);
-  if (state === undefined) {
-    const prefix = randomBytes(6).toString('hex');
-    let counter = 0;
-    state = {
-      fsync: true,
-      staleLockMs: DEFAULT_STALE_LOCK_MS,
-      tempSuffix: () => `${prefix}${(counter++).toString(36)}`,
-      identity: processIdentity(),
-      nonce: () => randomBytes(8).toString('hex'),
-      abandoned: new Set(),
-      known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
-      pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map() };
-    states.set(ctx.cache, state);
-  }
-  return state;
+  const holder = ctx.cache as { [STATE]?: GitState };
+  return (holder[STATE] ??= newGitState());
+}
+
+function newGitState(): GitState {
+  const prefix = randomBytes(6).toString('hex');
+  let counter = 0;
+  return {
+    fsync: true,
+    staleLockMs: DEFAULT_STALE_LOCK_MS,
+    tempSuffix: () => `${prefix}${(counter++).toString(36)}`,
+    identity: processIdentity(),
+    nonce: () => randomBytes(8).toString('hex'),
+    abandoned: new Set(),
+    known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
+    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map() };
 }
 
 /** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */

@@ -10,15 +10,13 @@ export interface ParsedTree {
 }
 
 const MAX_TREES = 8192;
-const parsed = new WeakMap<object, Map<string, ParsedTree>>();
+/** The property of a context's cache object that holds its decoded trees. */
+const TREES = Symbol('ctxgit parsed trees');
 
+/** The decoded trees of the repository `ctx` opens, held by its cache object. */
 function treesOf(ctx: GitContext): Map<string, ParsedTree> {
-  let trees = parsed.get(ctx.cache);
-  if (trees === undefined) {
-    trees = new Map();
-    parsed.set(ctx.cache, trees);
-  }
-  return trees;
+  const holder = ctx.cache as { [TREES]?: Map<string, ParsedTree> };
+  return (holder[TREES] ??= new Map());
 }
 
 /** Caches the decoded form of a tree (entries in git order). */
