@@ -113,6 +113,8 @@ describe.each([4_000, 16_000])('corpus replayed through runPipeline, history bud
       const options = { ...OPTIONS, tools };
       let parent: readonly ContextItem[] = [];
       const cache = new RulesCache();
+      // What each summary folded: the live list does not hold it, a later fold that absorbs the summary reads it.
+      const folds = new Map<string, readonly ContextItem[]>();
       let previous: Partial<Record<ProviderName, RenderOutput>> = {};
       let from = 0;
       for (const head of commitPoints(transcript.nodes)) {
@@ -120,7 +122,8 @@ describe.each([4_000, 16_000])('corpus replayed through runPipeline, history bud
         from = head + 1;
         let result: ReturnType<typeof runPipeline>;
         try {
-          result = runPipeline(parent, nodes, { now: (transcript.nodes[head]?.createdAt ?? 0) + 1, tokenizer: estimateTokenizer, historyBudget, cache });
+          result = runPipeline(parent, nodes, { now: (transcript.nodes[head]?.createdAt ?? 0) + 1, tokenizer: estimateTokenizer, historyBudget, cache, foldedOf: (key) => folds.get(key) });
+          for (const [key, list] of result.folds) folds.set(key, list);
         } catch (error) {
           // The pipeline refuses a turn it cannot fit (e.g. protected system rules above the budget): no commit to render.
           if (!(error instanceof RulesOverBudgetError)) throw error;
