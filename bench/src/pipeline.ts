@@ -115,8 +115,12 @@ function measure(scenario: PipelineBenchScenario, turns: number, measured: numbe
   const { historyBudget, band, chunk } = SETUPS[scenario];
   // One cache per session, as a Session keeps one: each call costs what changed since the previous one.
   const cache = new RulesCache();
-  const run = (items: readonly ContextItem[], nodes: readonly Node[]): ReturnType<typeof runPipeline> =>
-    runPipeline(items, nodes, { now: (nodes.at(-1) as Node).createdAt, tokenizer, historyBudget, band, cache });
+  const folds = new Map<string, readonly ContextItem[]>();
+  const run = (items: readonly ContextItem[], nodes: readonly Node[]): ReturnType<typeof runPipeline> => {
+    const r = runPipeline(items, nodes, { now: (nodes.at(-1) as Node).createdAt, tokenizer, historyBudget, band, cache, foldedOf: (key) => folds.get(key) });
+    for (const [key, list] of r.folds) folds.set(key, list);
+    return r;
+  };
   const t0 = performance.now();
   // Turns [from, to) in one call; a chunk too large to fold under the emergency mark is split in halves.
   const extend = (items: readonly ContextItem[], from: number, to: number): readonly ContextItem[] => {

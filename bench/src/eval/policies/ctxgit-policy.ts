@@ -39,10 +39,13 @@ export function ctxgitPolicy(tokenizer: Tokenizer, options: CtxgitPolicyOptions)
       let items: readonly ContextItem[] = [];
       const request = { window: budget, overhead: OVERHEAD };
       const cache = new RulesCache();
+      // What each summary folded: off the live list, read when a later fold absorbs the summary.
+      const folds = new Map<string, readonly ContextItem[]>();
       return {
         next: async ({ newNodes, now }) => {
           try {
-            const result = runPipeline(items, newNodes, { now, tokenizer, request, rules, band: options.band ?? {}, cache });
+            const result = runPipeline(items, newNodes, { now, tokenizer, request, rules, band: options.band ?? {}, cache, foldedOf: (key) => folds.get(key) });
+            for (const [key, list] of result.folds) folds.set(key, list);
             items = result.items;
             return { items };
           } catch (e) {
