@@ -12,6 +12,10 @@ export interface EvalOptions {
   readonly longBudgets?: readonly number[];
   /** Model calls of each long session. @defaultValue {@link LONG_CALLS} (quick: {@link QUICK_LONG_CALLS}) */
   readonly longCalls?: number;
+  /** Only the policies with these ids (the first one must be `full-history`, the reference of every ratio). @defaultValue all of `evalPolicies()` */
+  readonly policies?: readonly string[];
+  /** Only the corpora with these names (`tau-bench-airline`, `swe-agent`, `claude-code`). @defaultValue all */
+  readonly corpora?: readonly string[];
   /** Progress lines. @defaultValue none */
   readonly log?: (line: string) => void;
 }

@@ -9,6 +9,8 @@ import type { RequestRenderer } from './replay-policy.js';
 /** A {@link RequestRenderer} plus what went wrong while rendering. */
 export interface CountingRenderer {
   readonly render: RequestRenderer;
+  /** Input tokens of the items' rendered body, or `null` when they cannot be rendered (not counted as a fallback: a policy's candidate, not a request). */
+  readonly count: (items: readonly ContextItem[]) => number | null;
   /** Requests `@ctxgit/render` refused; they were measured as the canonical JSON of their items instead. */
   fallbacks(): { readonly count: number; readonly firstError: string | null };
 }
@@ -40,11 +42,19 @@ export function requestRenderer(tokenizer: Tokenizer): CountingRenderer {
     summary: { added: 0, aged: 0, cleared: 0, folded: 0, firstChangedIndex: 0 },
     createdAt: 0,
   });
+  const body = (items: readonly ContextItem[]): unknown => render(commit(items), { provider: 'openai-chat', allowAssistantLast: true });
   return {
+    count(items) {
+      try {
+        return countRequest('openai-chat', body(items), memo).total;
+      } catch {
+        return null;
+      }
+    },
     render(items) {
       try {
-        const body = render(commit(items), { provider: 'openai-chat', allowAssistantLast: true });
-        return { body: JSON.stringify(body), tokens: countRequest('openai-chat', body, memo).total };
+        const sent = body(items);
+        return { body: JSON.stringify(sent), tokens: countRequest('openai-chat', sent, memo).total };
       } catch (e) {
         count++;
         firstError ??= e instanceof Error ? `${e.name}: ${e.message}` : String(e);

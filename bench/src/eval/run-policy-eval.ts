@@ -14,7 +14,7 @@ import { replayPolicy } from './replay-policy.js';
 import { requestRenderer } from './request-renderer.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import type { PolicySummary } from './summary.js';
-import { createTokenMeter } from './token-meter.js';
+import { createTokenMeter, OVERHEAD } from './token-meter.js';
 import type { Transcript } from './transcript.js';
 
 /** Conversations per corpus in a quick run. */
@@ -36,10 +36,12 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
   const longBudgets = options.longBudgets ?? (options.quick ? QUICK_LONG_BUDGETS : LONG_BUDGETS);
   const sample = options.sample ?? (options.quick ? QUICK_SAMPLE : Number.POSITIVE_INFINITY);
   const tokenizer = await loadTokenizer('o200k_base');
-  const meter = createTokenMeter(tokenizer);
   const renderer = requestRenderer(tokenizer);
-  const policies = await evalPolicies();
-  const corpora = await loadCorpus(options.corpusDir, sample);
+  // Baselines fit their budget by the count of the rendered body, the count every policy is scored by.
+  const meter = createTokenMeter(tokenizer, OVERHEAD, (items) => renderer.count(items));
+  const policies = (await evalPolicies()).filter((p) => options.policies === undefined || options.policies.includes(p.id));
+  const wanted = (name: string): boolean => options.corpora === undefined || options.corpora.includes(name);
+  const corpora = (await loadCorpus(options.corpusDir, sample)).filter((c) => wanted(c.name));
   const accumulators = new Map<string, SummaryAccumulator>();
   const acc = (policy: string, budget: number, corpus: string): SummaryAccumulator => {
     const key = `${policy}\0${budget}\0${corpus}`;
@@ -80,7 +82,7 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
   // Each corpus chained into one long session (the whole corpus, not the sample), at the long budgets.
   const longNames: string[] = [];
   if (longBudgets.length > 0) {
-    for (const corpus of await loadCorpus(options.corpusDir, Number.POSITIVE_INFINITY)) {
+    for (const corpus of (await loadCorpus(options.corpusDir, Number.POSITIVE_INFINITY)).filter((c) => wanted(c.name))) {
       const name = `long-${corpus.name}`;
       const calls = await replayAll(chainSessions(name, corpus.transcripts, options.longCalls ?? (options.quick ? QUICK_LONG_CALLS : LONG_CALLS)), name, longBudgets, false);
       log(`evaluation: ${name}: one session, ${calls} calls`);

@@ -6,14 +6,17 @@ import type { MessageOverhead, Tokenizer } from '@ctxgit/tokenize';
 /** The wrappers of the OpenAI Chat Completions request the evaluation renders (`@ctxgit/tokenize`). */
 export const OVERHEAD: MessageOverhead = messageOverhead('openai-chat');
 
-/** Measures items the same way for every policy: exact token counts of their visible text plus the wrappers of an OpenAI chat request. */
+/**
+ * Measures items the same way for every policy: a whole request as the provider counts its rendered body (when a
+ * request counter is given), one item as the exact tokens of its visible text plus the wrappers of an OpenAI chat request.
+ */
 export interface TokenMeter {
   readonly encoding: string;
   /** The text of blocks as the model sees and the recall metric searches it. */
   text(blocks: readonly Block[]): string;
   /** Tokens of one item as a message of the request (0 for a `summarized` item, which is not sent). */
   itemTokens(item: ContextItem): number;
-  /** Tokens of a whole request made of `items`. */
+  /** Tokens of a whole request made of `items`: its rendered body's count, else the sum of {@link TokenMeter.itemTokens} and the per-request tokens. */
   requestTokens(items: readonly ContextItem[]): number;
   /** Digest of the item as rendered: equal digests mean byte-identical renders. */
   itemKey(item: ContextItem): string;
@@ -27,14 +30,20 @@ function blocksText(blocks: readonly Block[]): string {
 
 /**
  * A memoizing {@link TokenMeter} over `tokenizer`, with the wrappers of `overhead` (default: the OpenAI chat
- * request the evaluation renders).
+ * request the evaluation renders). With `countRequest` (the rendered body's input tokens, `null` when it cannot be
+ * rendered) whole requests are counted as the evaluation scores them, so a baseline that fits its budget by the
+ * meter fits it by the score.
  * @example
  * ```ts
  * const meter = createTokenMeter(await loadTokenizer('o200k_base'));
  * meter.requestTokens(items);
  * ```
  */
-export function createTokenMeter(tokenizer: Tokenizer, overhead: Omit<MessageOverhead, 'format'> = OVERHEAD): TokenMeter {
+export function createTokenMeter(
+  tokenizer: Tokenizer,
+  overhead: Omit<MessageOverhead, 'format'> = OVERHEAD,
+  countRequest?: (items: readonly ContextItem[]) => number | null,
+): TokenMeter {
   const counts = new Map<string, number>();
   const keys = new WeakMap<ContextItem, string>();
   const count = (text: string): number => {
@@ -53,7 +62,7 @@ export function createTokenMeter(tokenizer: Tokenizer, overhead: Omit<MessageOve
     encoding: tokenizer.encoding,
     text: blocksText,
     itemTokens,
-    requestTokens: (items) => items.reduce((sum, item) => sum + itemTokens(item), overhead.perRequest),
+    requestTokens: (items) => countRequest?.(items) ?? items.reduce((sum, item) => sum + itemTokens(item), overhead.perRequest),
     itemKey(item) {
       let key = keys.get(item);
       if (key === undefined) {

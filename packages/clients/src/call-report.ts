@@ -1,4 +1,4 @@
-import type { CommitSummary, HistoryEntry, Session } from '@ctxgit/commit';
+import type { CommitRequest, CommitSummary, HistoryEntry, Session } from '@ctxgit/commit';
 import type { ContextCommit } from '@ctxgit/commit';
 
 /** What ctxgit did for one wrapped call; set as `ctxgit` on the response. */
@@ -19,10 +19,10 @@ export interface CtxgitCallReport {
   readonly usage: { readonly inputTokens: number; readonly cacheReadTokens: number; readonly cacheWriteTokens: number };
 }
 
-/** Appends what is new in the call's history and returns the commit to send. @internal */
-export async function beginTurn(session: Session, history: readonly HistoryEntry[]): Promise<{ commit: ContextCommit; matched: number; appended: number }> {
+/** Appends what is new in the call's history and returns the commit to send, built for `request` (the window holds the rendered body). @internal */
+export async function beginTurn(session: Session, history: readonly HistoryEntry[], request: CommitRequest): Promise<{ commit: ContextCommit; matched: number; appended: number }> {
   const { matched, appended } = await session.appendNew(history);
-  return { commit: await session.commit(), matched, appended: appended.length };
+  return { commit: await session.commit({ request }), matched, appended: appended.length };
 }
 
 /** Records the provider's usage for the commit and writes the report. @internal */

@@ -39,7 +39,7 @@ export function wrapAnthropic(client: Anthropic, session: Session, opts: WrapRen
   const messages = client.messages;
   const create = async (body: MessageCreateParamsNonStreaming, options?: Anthropic.RequestOptions): Promise<Message & { ctxgit: CtxgitCallReport }> => {
     if ((body as { stream?: unknown }).stream === true) throw new UnsupportedRequestError('messages.create', 'stream', 'the reply must be complete to record its usage');
-    const turn = await beginTurn(session, anthropicHistory(body));
+    const turn = await beginTurn(session, anthropicHistory(body), { format: 'anthropic-messages', ...(body.tools === undefined ? {} : { tools: body.tools }) });
     const rendered = render(turn.commit, { allowAssistantLast: true, ...opts, provider: 'anthropic' });
     const { system: _system, ...rest } = body;
     const tools = body.tools ?? rendered.tools;

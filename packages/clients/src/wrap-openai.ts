@@ -45,7 +45,7 @@ export function wrapOpenAI(client: OpenAI, session: Session, opts: WrapRenderOpt
   const completions = client.chat.completions;
   const create = async (body: ChatCompletionCreateParamsNonStreaming, options?: OpenAI.RequestOptions): Promise<ChatCompletion & { ctxgit: CtxgitCallReport }> => {
     if ((body as { stream?: unknown }).stream === true) throw new UnsupportedRequestError('chat.completions.create', 'stream', 'the reply must be complete to record its usage');
-    const turn = await beginTurn(session, openAIChatHistory(body.messages));
+    const turn = await beginTurn(session, openAIChatHistory(body.messages), { format: 'openai-chat', ...(body.tools === undefined ? {} : { tools: body.tools }) });
     const rendered = render(turn.commit, { allowAssistantLast: true, ...opts, provider: 'openai-chat' });
     const res = await completions.create({ ...body, messages: rendered.messages }, options);
     const prompt = res.usage?.prompt_tokens ?? 0;

@@ -23,6 +23,7 @@ import { Session } from './session.js';
 import type { SessionHost } from './session.js';
 import type { CreateSessionOptions, SessionOptions } from './session-options.js';
 import { readSessionConfig, resolveSizes, writeSessionConfig } from './session-config.js';
+import { checkCommitRequest } from './session-request.js';
 import type { SessionConfig } from './session-config.js';
 import type { SessionSettings } from './session-settings.js';
 import type { GitNodeStore } from './store/git-node-store.js';
@@ -354,6 +355,8 @@ export class Repo {
       model: config.model,
       window: sizes.window,
       historyBudget: sizes.historyBudget,
+      outputReserve: sizes.outputReserve,
+      ...(opts.request === undefined ? {} : { request: checkCommitRequest(opts.request, 'request') }),
       tokenizer: await loadTokenizer(sizes.encoding as TokenizerEncoding),
       rules,
       rulesVersion: pipelineVersion(rules),

@@ -31,6 +31,8 @@ export interface SessionConfig {
 export interface ResolvedSizes {
   readonly window: number;
   readonly historyBudget: number;
+  /** Tokens kept free for the reply (0 when the budget was given: it is the history's share already). */
+  readonly outputReserve: number;
   readonly encoding: string;
 }
 
@@ -66,11 +68,11 @@ export function resolveSizes(config: Omit<SessionConfig, 'format' | 'session' | 
   const window = model.window;
   if (config.budget !== undefined) {
     if (config.budget > window) throw new InvalidOptionError('budget', config.budget, `at most the window (${window} tokens)`);
-    return { window, historyBudget: config.budget, encoding: model.encoding };
+    return { window, historyBudget: config.budget, outputReserve: config.outputReserve ?? 0, encoding: model.encoding };
   }
   const outputReserve = config.outputReserve ?? Math.min(model.maxOutput, Math.floor(window / 4));
   if (outputReserve >= window) throw new InvalidOptionError('outputReserve', outputReserve, `below the window (${window} tokens)`);
-  return { window, historyBudget: createBudget({ window, outputReserve }).history, encoding: model.encoding };
+  return { window, historyBudget: createBudget({ window, outputReserve }).history, outputReserve, encoding: model.encoding };
 }
 
 /** Name of the config blob in a config commit's tree. */

@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
 import type { BandOptions, CatalogueTool, Rule, ToolViewOptions } from '@ctxgit/rules';
 import type { ModelTable } from '@ctxgit/tokenize';
+import type { CommitRequest } from './session-request.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 
 /** How a session's operations behave; not stored, so give them again to {@link Repo.openSession}. */
@@ -19,6 +20,12 @@ export interface SessionOptions {
   readonly summarizer?: SessionSummarizer;
   /** Share of the history budget that pinned items may hold together ({@link Session.pin} refuses more). @defaultValue 0.25 */
   readonly maxPinnedShare?: number;
+  /**
+   * The request every commit of this session object is rendered into (a {@link Session.commit} call may name another):
+   * with it the budget is the rendered request — system, tools, wrappers, output reserve — not the items' text.
+   * @defaultValue none: items are counted by their text against the history budget
+   */
+  readonly request?: CommitRequest;
   /** How the tool catalogue is viewed: branches per level, open groups, the search offer. @defaultValue see `ToolViewOptions` (7, 4, 4) */
   readonly toolView?: ToolViewOptions;
 }

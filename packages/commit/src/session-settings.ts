@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
 import type { BandOptions, Rule, RulesCache } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
+import type { CommitRequest } from './session-request.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 import type { ToolSettings } from './tools/next-commit-tools.js';
 
@@ -13,6 +14,10 @@ export interface SessionSettings extends ToolSettings {
   readonly window: number;
   /** Tokens the history may occupy. */
   readonly historyBudget: number;
+  /** Tokens kept free for the reply (the request frame's). */
+  readonly outputReserve: number;
+  /** The request the commits are rendered into; without it items are counted by their text against `historyBudget`. */
+  readonly request?: CommitRequest;
   readonly tokenizer: Tokenizer;
   readonly rules: readonly Rule[];
   readonly rulesVersion: string;

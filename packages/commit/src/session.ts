@@ -24,6 +24,8 @@ import type { RepoCore } from './repo-core.js';
 import { loadCommit } from './repo-core.js';
 import { pendingDag, storedDag } from './session-dag.js';
 import type { SessionSettings } from './session-settings.js';
+import type { CommitRequest } from './session-request.js';
+import { checkCommitRequest } from './session-request.js';
 import type { FoldToolOptions } from './fold-tools/fold-tool-definitions.js';
 import { runFoldTool } from './fold-tools/run-fold-tool.js';
 import type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js';
@@ -68,6 +70,15 @@ export interface AttachRequest {
 export interface CheckoutOptions {
   /** Also find (or write) the ContextCommit of the new head and move the context ref to it. @defaultValue false */
   readonly commit?: boolean;
+}
+
+/** Options of {@link Session.commit}. */
+export interface CommitOptions {
+  /**
+   * The request a new commit is rendered into (the system prompt and tools of this call): the rules hold the window
+   * against it. An existing commit of the head is returned as it is. @defaultValue the session's `request` option
+   */
+  readonly request?: CommitRequest;
 }
 
 /** Options of {@link Session.fork}. */
@@ -189,7 +200,7 @@ export class Session {
     return this.#settings.historyBudget;
   }
 
-  /** The version string of the session's rule pipeline, e.g. `aging@1+idle@1+fold@3+cap@2`. */
+  /** The version string of the session's rule pipeline, e.g. `aging@2+idle@1+fold@4+cap@2`. */
   get rulesVersion(): string {
     return this.#settings.rulesVersion;
   }
@@ -291,16 +302,21 @@ export class Session {
    * The ContextCommit of the current head: the existing one when the head has one, else a new commit built from the
    * nearest commit on the head's ancestor chain plus the new nodes, through the rule pipeline. Never rewrites a commit.
    *
+   * @param options - see {@link CommitOptions}; `request` (default: the session's) makes the budget the rendered request
    * @returns the commit
-   * @throws {@link EmptySessionError} for a session without nodes; {@link CommitConflictError} when another writer moved the session's refs first
+   * @throws {@link EmptySessionError} for a session without nodes; {@link CommitConflictError} when another writer moved the session's refs first;
+   *   `RulesOverBudgetError` of `@ctxgit/rules` when, with a request, even the latest round cannot fit the window (nothing written)
    * @example
    * ```ts
    * const c = await s.commit();
    * const { id, totalTokens, summary } = c; // the git commit oid, tokens fed, what the rules did
+   * const sent = await s.commit({ request: { format: 'openai-chat', tools } }); // never over the window once rendered
    * ```
    */
-  async commit(): Promise<ContextCommit> {
-    return inBatch(this.#host.core.git, async () => (await ensureLatestCommit(this.#host.core, this.#settings)).commit);
+  async commit(options: CommitOptions = {}): Promise<ContextCommit> {
+    const opts = plainOptions<CommitOptions>(options, 'opts', '{ request? }');
+    const settings = opts.request === undefined ? this.#settings : { ...this.#settings, request: checkCommitRequest(opts.request, 'opts.request') };
+    return inBatch(this.#host.core.git, async () => (await ensureLatestCommit(this.#host.core, settings)).commit);
   }
 
   /**

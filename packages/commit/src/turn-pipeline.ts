@@ -5,6 +5,7 @@ import { applyPins } from './pins/apply-pins.js';
 import type { PinRecord } from './pins/pin-record.js';
 import { pinCapTokens } from './pins/pinned-mass.js';
 import type { SessionSettings } from './session-settings.js';
+import { requestFrame } from './session-request.js';
 import { GuardedSummarizer } from './summarizer/guarded-summarizer.js';
 
 /** A turn's pipeline result, and the lines the commit message adds about pins and the summarizer. */
@@ -35,6 +36,7 @@ export async function runTurnPipeline(
     now,
     tokenizer: s.tokenizer,
     historyBudget: s.historyBudget,
+    ...(s.request === undefined ? {} : { request: requestFrame(s.request, s.window, s.outputReserve, s.tokenizer) }),
     rules: s.rules,
     foldedOf: (key: string) => folded.get(key),
     cache: s.rulesCache,

@@ -285,7 +285,9 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       session = await this.#session(state, threadId, ns, parentSession, true);
       await session.appendNew(history);
     }
-    const commit: ContextCommit = await session.commit();
+    // the session options' request frame holds for every commit, a reopened session's too
+    const request = this.#sessionOptions.request;
+    const commit: ContextCommit = await session.commit(request === undefined ? {} : { request });
     return { session: session.name, commit: commit.id, headNodeId: commit.headNodeId };
   }
 

@@ -46,6 +46,12 @@ function valueLike(s: string): boolean {
   return s.length >= 2 && s.length <= 64 && s.split(/\s+/).length <= 3;
 }
 
+/** A `VALUES:` line (an aged result's stub, a brief). */
+const VALUES_LINE = /^VALUES: (.*)$/m;
+
+/** A code: letters with digits (`credit_card_4421486`, `NO6JO3`, `src/a1.ts`). */
+const coded = (s: string): boolean => LETTER.test(s) && DIGIT.test(s);
+
 /** Identifier-shaped: letters with digits, or joined by `_ - / . :` (a path, a key, a code). */
 const idShaped = (s: string): boolean => (LETTER.test(s) && DIGIT.test(s)) || /[A-Za-z][_\/.:-][A-Za-z0-9]/.test(s);
 
@@ -73,8 +79,8 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
   const reused = distinctiveTokens(stepWords.join('\n'));
   const out: Candidate[] = [];
   let rank = 0;
-  const add = (label: string, value: string, named: boolean): void => {
-    const score = (named ? 4 : 0) + (idShaped(value) ? 2 : 0) + (reused.has(value.toLowerCase()) ? 1 : 0);
+  const add = (label: string, value: string, named: boolean, field = false, kept = false): void => {
+    const score = (named ? 4 : 0) + (kept ? 4 : 0) + (field ? 2 : 0) + (idShaped(value) ? 2 : 0) + (reused.has(value.toLowerCase()) ? 1 : 0);
     out.push({ label, value, score, rank: rank++ });
   };
   for (let i = originals.length - 1; i >= 0; i--) {
@@ -86,13 +92,23 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
       if (json !== undefined) {
         const walk = (v: unknown, key: string): void => {
           if (Array.isArray(v)) v.forEach((x) => walk(x, key));
-          else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, k);
+          else if (typeof v === 'object' && v !== null) {
+            for (const [k, x] of Object.entries(v)) {
+              // a key that is itself a code (`credit_card_4421486`) is a value of its container (`payment_methods`)
+              if (coded(k) && /[0-9]{3}/.test(k) && valueLike(k)) add(key, k, args.has(key.toLowerCase()));
+              walk(x, coded(k) ? key : k);
+            }
+          }
           else if (typeof v === 'string' && valueLike(v.trim())) add(key, v.trim(), args.has(key.toLowerCase()));
-          else if (typeof v === 'number' && key !== '') add(key, String(v), args.has(key.toLowerCase()));
+          // a quantity under a structured field name (`total_baggages`) is what an update call passes back
+          else if (typeof v === 'number' && key !== '') add(key, String(v), args.has(key.toLowerCase()), key.includes('_'));
         };
         walk(json, '');
         continue;
       }
+      // an aged result's stub carries its ranked values: they come first, in their order
+      const line = VALUES_LINE.exec(b.output)?.[1];
+      if (line !== undefined) for (const part of line.split(', ')) add('', part, false, false, true);
       for (const m of b.output.matchAll(RUN)) if (m[0].length >= 5 && m[0].length <= 64 && idShaped(m[0])) add('', m[0], false);
     }
   }
@@ -103,11 +119,13 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
   const parts: string[] = [];
   for (const c of out) {
     const v = c.value.replace(/[\n,]/g, ' ');
-    if (seen.has(v)) continue;
     const part = c.label === '' ? v : `${c.label}=${v}`;
+    // a value says it once, unless a field names it (`total_baggages=0` next to `nonfree_baggages=0`)
+    const id = c.label === '' || idShaped(v) ? v : part;
+    if (seen.has(id)) continue;
     const cost = encoder.encode(part).length + (parts.length > 0 ? 2 : 0);
     if (used + cost > allowance) continue;
-    seen.add(v);
+    seen.add(id);
     used += cost;
     parts.push(part);
   }

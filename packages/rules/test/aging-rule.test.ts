@@ -30,6 +30,26 @@ describe('agingRule', () => {
     expect(r.report.aged).toBe(2);
   });
 
+  it('keeps the distinctive values of an aged result on a VALUES line of its stub (at most 240 bytes)', () => {
+    const b = new NodeBuilder();
+    b.text('user', 'change my booking');
+    const details = JSON.stringify({ user_id: 'mia_li_3668', payment_methods: { credit_card_4421486: { id: 'credit_card_4421486', brand: 'visa' } }, reservations: ['NO6JO3', 'AIXC49'], bio: 'w'.repeat(600) });
+    b.text('assistant', 'looking up');
+    b.tool('get_user_details', { user_id: 'mia_li_3668' }, details);
+    for (let i = 0; i < 4; i++) {
+      b.text('assistant', `round ${i}`);
+      b.tool('bash', { command: `step ${i}` }, `output ${i}`);
+    }
+    const r = runPipeline([], b.nodes, { ...base, rules: [agingRule({ graphProtection: false })] });
+    const aged = r.items.find((i) => i.state === 'aged' && i.blocks.some((x) => x.type === 'tool_result' && x.name === 'get_user_details'))!;
+    const out = aged.blocks.find((x) => x.type === 'tool_result')!;
+    const line = (out as { output: string }).output.split('\n')[1]!;
+    expect(line).toMatch(/^VALUES: user_id=mia_li_3668, /);
+    expect(line).toContain('payment_methods=credit_card_4421486');
+    expect(line).toContain('reservations=AIXC49');
+    expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(240);
+  });
+
   it('never ages protected tools (default and extended), pinned or locked items', () => {
     const b = session(['todo_list', 'Web_Search', 'read_plan', 'bash', 'bash']);
     const r = runPipeline([], b.nodes, { ...base, rules: [agingRule({ protectedTools: ['read_plan'], graphProtection: false })] });

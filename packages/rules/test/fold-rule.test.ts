@@ -213,7 +213,8 @@ describe('defaultBrief keeps what later calls reuse', () => {
     ];
     const brief = defaultBrief(span, 1400);
     const values = brief.split('\n').find((l) => l.startsWith('VALUES: '))!;
-    expect(values).toContain('id=credit_card_4421486');
+    // a key that is a code is a value of its container
+    expect(values).toContain('payment_methods=credit_card_4421486');
     expect(values).toContain('flight_number=HAT170');
     expect(values).toContain('reservations=AIXC49');
     // Fields named like an argument of a call come first.
@@ -222,6 +223,25 @@ describe('defaultBrief keeps what later calls reuse', () => {
     expect(brief.startsWith('[ctxgit brief] 2 steps, 2 tool results\n')).toBe(true);
     const small = defaultBrief(span, 200);
     expect(new TextEncoder().encode(small).length).toBeLessThanOrEqual(200);
+  });
+
+  it('keeps quantities under structured field names apart, and reads the values an aged stub kept first', () => {
+    const reservation = JSON.stringify({ reservation_id: 'NO6JO3', total_baggages: 1, nonfree_baggages: 0, insurance: 'no', passengers: 1, cabin: 'economy', note: 'x'.repeat(400) });
+    const span = [
+      item('t1', 'tool', [
+        { type: 'tool_call', id: 't1', name: 'get_reservation_details', arguments: '{"reservation_id":"NO6JO3"}' },
+        { type: 'tool_result', callId: 't1', name: 'get_reservation_details', output: reservation },
+      ]),
+    ];
+    const values = defaultBrief(span, 1400).split('\n').find((l) => l.startsWith('VALUES: '))!;
+    // the same number under two fields is said twice: each field is what an update call passes
+    expect(values).toContain('total_baggages=1');
+    expect(values).toContain('nonfree_baggages=0');
+    expect(values.indexOf('nonfree_baggages=0')).toBeLessThan(values.indexOf('cabin=economy'));
+    const aged = { ...item('t2', 'tool', [{ type: 'tool_result', callId: 't2', name: 'get_user_details', output: '[tool get_user_details] output: {"name": … (900 chars)\nVALUES: user_id=mia_li_3668, payment_methods=credit_card_4421486' }]), state: 'aged' as const };
+    const kept = defaultBrief([aged, ...span], 1400).split('\n').find((l) => l.startsWith('VALUES: '))!;
+    expect(kept).toContain('payment_methods=credit_card_4421486');
+    expect(kept.indexOf('payment_methods=credit_card_4421486')).toBeLessThan(kept.indexOf('cabin=economy'));
   });
 
   it('speaks plain grammar', () => {

@@ -24,6 +24,8 @@ export const slidingWindowPolicy: Policy = {
         if (unit.some((item) => item.role === 'system' || item.key === keep)) continue;
         dropped.add(unit);
         total -= unit.reduce((sum, item) => sum + meter.itemTokens(item), 0);
+        // the per-item figures estimate; the request as rendered decides
+        if (total <= budget) total = meter.requestTokens(units.filter((u) => !dropped.has(u)).flat());
       }
       return { items: units.filter((unit) => !dropped.has(unit)).flat() };
     },

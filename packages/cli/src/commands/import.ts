@@ -54,7 +54,7 @@ export function importCommand(io: CliIo): Command {
       .addOption(new Option('--format <format>', 'transcript format').choices(IMPORT_FORMATS).makeOptionMandatory())
       .addOption(new Option('--session <name>', 'session name (default: the file name without extension)'))
       .addOption(new Option('--model <provider:model>', 'model of the sessions').default(DEFAULT_IMPORT_MODEL))
-      .addOption(new Option('--budget <tokens>', "context window of the sessions, tokens (default: the model's window)").argParser(positiveInt('--budget')))
+      .addOption(new Option('--budget <tokens>', "context window of the sessions, tokens: the rendered request (items with their wrappers, the reply reserve) never passes it (default: the model's window)").argParser(positiveInt('--budget')))
       .addOption(
         new Option('--clock-step <seconds>', 'synthetic clock: seconds between entries that carry no timestamp').default(60).argParser(positiveInt('--clock-step')),
       )
@@ -160,10 +160,12 @@ async function replayAll(
   for (const { session, transcript } of named) {
     const times = syntheticTimes(transcript.entries, opts.clockStep * 1000);
     let now = times[0] ?? SYNTHETIC_EPOCH_MS;
-    const create = { model: opts.model, ...(opts.budget === undefined ? {} : { window: opts.budget }), clock: () => now };
+    // With --budget the window is the rendered request: items counted with the wrappers of the model's provider.
+    const request = opts.budget === undefined ? {} : { request: { format: requestFormatOf(opts.model) } };
+    const create = { model: opts.model, ...(opts.budget === undefined ? {} : { window: opts.budget }), ...request, clock: () => now };
     const skip = resume.get(session);
     // a killed import's session, or one whose config a kill kept from being written (createSession adopts it)
-    const s = skip === undefined ? await repo.createSession(session, create) : await repo.openSession(session, { clock: () => now }).catch(async () => repo.createSession(session, create));
+    const s = skip === undefined ? await repo.createSession(session, create) : await repo.openSession(session, { ...request, clock: () => now }).catch(async () => repo.createSession(session, create));
     const { commits, ids } = await replay(transcript, times, s, (t) => (now = t), () => progress.tick(`${label}${session}`), skip ?? { skip: 0, ids: [] });
     out.push({ id: session, nodes: transcript.entries.length, commits, ids });
   }
@@ -222,3 +224,7 @@ async function replay(t: Transcript, times: readonly number[], s: Session, setNo
   return { commits, ids };
 }
 
+/** The request body a model's provider receives: Anthropic Messages for `anthropic:` models, OpenAI Chat otherwise. */
+function requestFormatOf(model: string): 'anthropic-messages' | 'openai-chat' {
+  return model.startsWith('anthropic:') ? 'anthropic-messages' : 'openai-chat';
+}

@@ -105,7 +105,7 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
 }
 
 /**
- * Folding (`fold@3`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@4`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -142,7 +142,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 3,
+    version: 4,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
