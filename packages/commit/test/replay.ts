@@ -37,7 +37,12 @@ export async function replay(repo: Repo, name: string, model: string, t: Transcr
   const commits: ContextCommit[] = [];
   const check = async (c: ContextCommit): Promise<void> => {
     const view = await branchView(repo.store.forSession(name), c.headNodeId);
-    const covered = new Set(c.items.flatMap((it) => (it.state === 'summary' ? [] : [it.sourceNodeId])));
+    // The live items, and the originals under each summary (they left the live list when folded).
+    const covered = new Set<string>();
+    for (const it of c.items) {
+      if (it.state !== 'summary') covered.add(it.sourceNodeId);
+      else for (const o of (await s.expand(it.key, { commit: c.id })).originals) covered.add(o.node.id);
+    }
     expect(covered).toEqual(new Set(view.map((n) => n.id)));
   };
   let head: string | null = null;
