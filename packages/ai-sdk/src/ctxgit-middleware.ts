@@ -64,10 +64,10 @@ export function ctxgitMiddleware(opts: CtxgitMiddlewareOptions): LanguageModelV3
   const { session } = opts;
   return {
     specificationVersion: 'v3',
-    async transformParams({ params }) {
+    async transformParams({ params, model }) {
       const { matched, appended } = await session.appendNew(modelMessagesToHistory(params.prompt));
       const commit = await session.commit();
-      const body = render(commit, { allowAssistantLast: true, ...opts.render, provider: 'openai-chat' });
+      const body = render(commit, { allowAssistantLast: true, model: model.modelId, ...opts.render, provider: 'openai-chat' });
       const report: CtxgitCallMetadata = { session: session.name, commit: commit.id, matched, appended: appended.length, totalTokens: commit.totalTokens };
       return { ...params, prompt: renderedPrompt(commit, body), providerOptions: { ...params.providerOptions, [KEY]: { ...report } } };
     },

@@ -19,7 +19,7 @@ import { syntheticTimes, SYNTHETIC_EPOCH_MS } from '../synthetic-clock.js';
 export const DEFAULT_IMPORT_MODEL = 'openai:gpt-4o';
 
 interface ImportOptions extends CommonOptions {
-  readonly format: string;
+  readonly format?: string;
   readonly session?: string;
   readonly model: string;
   readonly budget?: number;
@@ -51,7 +51,7 @@ export function importCommand(io: CliIo): Command {
           'makes one session per conversation, named <session>-<index> (0-based).',
       )
       .argument('<file>', 'transcript file')
-      .addOption(new Option('--format <format>', 'transcript format').choices(IMPORT_FORMATS).makeOptionMandatory())
+      .addOption(new Option('--format <format>', 'transcript format (default: the one the file looks like)').choices(IMPORT_FORMATS))
       .addOption(new Option('--session <name>', 'session name (default: the file name without extension)'))
       .addOption(new Option('--model <provider:model>', 'model of the sessions').default(DEFAULT_IMPORT_MODEL))
       .addOption(new Option('--budget <tokens>', "context window of the sessions, tokens (default: the model's window)").argParser(positiveInt('--budget')))
