@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Transcript } from '@ctxgit/dag';
+import { entryInput } from '@ctxgit/dag';
 import type { Repo, Session } from '@ctxgit/commit';
 import { canonicalJson, openRepo, validateRefComponent } from '@ctxgit/commit';
 import { resolveModel } from '@ctxgit/tokenize';
@@ -201,14 +202,7 @@ async function replay(t: Transcript, times: readonly number[], s: Session, setNo
       commits += 1;
     }
     const caller = e.caller === undefined ? undefined : ids[e.caller];
-    const node = !live ? { id: known[i] ?? '' } : await s.append({
-      role: e.role,
-      output: e.output,
-      ...(e.name === undefined ? {} : { name: e.name }),
-      ...(e.input === undefined ? {} : { input: e.input }),
-      ...(caller === undefined ? {} : { caller }),
-      ...(e.metadata === undefined ? {} : { metadata: e.metadata }),
-    });
+    const node = !live ? { id: known[i] ?? '' } : await s.append(entryInput(e, caller));
     ids.push(node.id);
     if (caller !== undefined) callers.add(caller);
     if (e.role !== 'tool') {
