@@ -36,7 +36,7 @@ function item(i: number, role: ContextItem['role'], text: string, extra: Partial
 }
 
 function commitOf(items: readonly ContextItem[]): ContextCommit {
-  return { id: '0'.repeat(40), session: 's', parentIds: [], headNodeId: 'n0', rulesVersion: 'v', model: 'openai:gpt-4o', window: 128_000, totalTokens: 10, items, summary: { added: items.length, aged: 0, cleared: 0, folded: 0, firstChangedIndex: 0 }, createdAt: 0 };
+  return { id: '0'.repeat(40), session: 's', parentIds: [], headNodeId: 'n0', rulesVersion: 'v', model: 'gpt-4o', window: 128_000, totalTokens: 10, items, summary: { added: items.length, aged: 0, cleared: 0, folded: 0, firstChangedIndex: 0 }, createdAt: 0 };
 }
 
 /**

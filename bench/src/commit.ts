@@ -18,7 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { openRepo } from '@ctxgit/commit';
 import type { ContextCommit, FsLike, Repo } from '@ctxgit/commit';
-import type { NodeInput, Transcript, TranscriptEntry } from '@ctxgit/dag';
+import type { Transcript, TranscriptEntry } from '@ctxgit/dag';
+import { entryInput } from '@ctxgit/dag';
 import { render } from '@ctxgit/render';
 import { loadCorpus } from './eval/load-corpus.js';
 import { median, p95 } from './stats.js';
@@ -136,17 +137,8 @@ export async function chainCorpus(calls: number): Promise<ChainedCorpus> {
   return { entries, calls: all, callsPerPass: passCalls.length };
 }
 
-/** A transcript entry as a node input under `caller` (a node id, or the index of an input of the same batch). */
-export function entryInput<C extends string | number>(e: TranscriptEntry, caller: C | undefined): { role: TranscriptEntry['role']; output: string; caller?: C } & Omit<NodeInput, 'role' | 'output' | 'caller'> {
-  return {
-    role: e.role,
-    output: e.output,
-    ...(e.name === undefined ? {} : { name: e.name }),
-    ...(e.input === undefined ? {} : { input: e.input }),
-    ...(caller === undefined ? {} : { caller }),
-    ...(e.metadata === undefined ? {} : { metadata: e.metadata }),
-  };
-}
+/** The transcript entry → node input mapping, `@ctxgit/dag`'s (the storage bench replays with it too). */
+export { entryInput };
 
 /** The first `turns` model calls of the chain as one transcript, ending on the `turns`-th assistant entry. */
 export function prefix(chain: ChainedCorpus, turns: number): Transcript {

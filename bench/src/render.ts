@@ -112,7 +112,7 @@ export async function runRenderBench(opts: { quick: boolean }): Promise<RenderBe
   for (const n of SIZES) {
     const commit = syntheticCommit(n);
     for (const provider of PROVIDERS) {
-      const once = (): unknown => render(commit, { provider });
+      const once = (): unknown => render(commit, { provider, model: 'claude-sonnet-4-5' }); // every format names one model
       for (let w = 0; w < 3; w += 1) once();
       const times: number[] = [];
       for (let r = 0; r < runsFor(n); r += 1) {

@@ -31,10 +31,11 @@ export interface DemoResult {
   readonly calls: number;
   readonly fullTokens: number;
   readonly fedTokens: number;
-  /** Items aged, cleared and folded over the whole run. */
+  /** Items aged, cleared, folded and cut by the cap over the whole run. */
   readonly aged: number;
   readonly cleared: number;
   readonly folded: number;
+  readonly capped: number;
   readonly meanPrefixShare: number | null;
 }
 
@@ -46,6 +47,8 @@ interface Stats {
     occupancy: number;
     states: { full: number; aged: number; cleared: number; summarized: number; summary: number };
     summary: { added: number; aged: number; cleared: number; folded: number };
+    capped: number;
+    cappedItems: number;
     prefixShare: number | null;
   }[];
   totals: { fullTokens: number; totalTokens: number; meanPrefixShare: number | null };
@@ -101,25 +104,34 @@ export async function runDemo(opts: DemoOptions, print: (line: string) => void):
   print(`${first.nodes} nodes replayed into ${shortPath(repo)} (session ${first.id}), one commit before each of ${first.commits} model calls;`);
   print(`context window ${budget} tokens; clock: the transcript's timestamps, else ${step / 60} min per entry (idle clearing after 60 min). ${seconds}s.`);
   print('');
-  print('call  full history  ctxgit feeds  window  prefix kept  rules this turn              items: full aged cleared summarized summary');
+  print('call  full history  ctxgit feeds  window  prefix kept  rules this turn              items: full capped aged cleared summarized summary');
   let aged = 0;
   let cleared = 0;
   let folded = 0;
+  let capped = 0;
   for (const [i, c] of stats.commits.entries()) {
     aged += c.summary.aged;
     cleared += c.summary.cleared;
     folded += c.summary.folded;
-    const rules = `+${c.summary.added} new, ${c.summary.aged} aged, ${c.summary.cleared} cleared, ${c.summary.folded} folded`;
+    capped += c.capped;
+    // every rule that acted on this turn, by name (the cap too: it feeds less than the full history with nothing aged)
+    const acted = [
+      ...(c.capped > 0 ? [`${c.capped} capped`] : []),
+      ...(c.summary.aged > 0 ? [`${c.summary.aged} aged`] : []),
+      ...(c.summary.cleared > 0 ? [`${c.summary.cleared} cleared`] : []),
+      ...(c.summary.folded > 0 ? [`${c.summary.folded} folded`] : []),
+    ];
+    const rules = `+${c.summary.added} new${acted.length === 0 ? '' : `, ${acted.join(', ')}`}`;
     const st = c.states;
     print(
       `${String(i + 1).padStart(4)}  ${String(c.fullTokens).padStart(12)}  ${String(c.totalTokens).padStart(12)}  ${pct(c.occupancy)}  ${pct(c.prefixShare).padStart(11)}  ${rules.padEnd(27)}  ` +
-        `${String(st.full).padStart(11)} ${String(st.aged).padStart(4)} ${String(st.cleared).padStart(7)} ${String(st.summarized).padStart(10)} ${String(st.summary).padStart(7)}`,
+        `${String(st.full).padStart(11)} ${String(c.cappedItems).padStart(6)} ${String(st.aged).padStart(4)} ${String(st.cleared).padStart(7)} ${String(st.summarized).padStart(10)} ${String(st.summary).padStart(7)}`,
     );
   }
   const t = stats.totals;
   print('');
   print(`total: full history would cost ${t.fullTokens} tokens over ${stats.commits.length} calls; ctxgit fed ${t.totalTokens} (${Math.round((100 * (t.fullTokens - t.totalTokens)) / Math.max(1, t.fullTokens))}% less).`);
-  print(`rules: ${aged} items aged, ${cleared} cleared after idling, ${folded} folded into summaries; mean cacheable prefix ${pct(t.meanPrefixShare).trim()} of the previous request.`);
+  print(`rules: ${capped} items capped (head and tail kept), ${aged} aged, ${cleared} cleared after idling, ${folded} folded into summaries; mean cacheable prefix ${pct(t.meanPrefixShare).trim()} of the previous request.`);
   const foldAt = stats.commits.findIndex((c) => c.summary.folded > 0);
   const shown = stats.commits[foldAt >= 0 ? foldAt : stats.commits.length - 1];
   const before = stats.commits[(foldAt >= 0 ? foldAt : stats.commits.length - 1) - 1];
@@ -140,5 +152,5 @@ export async function runDemo(opts: DemoOptions, print: (line: string) => void):
     print(`$ git --git-dir ${gitDir} log --oneline -n 3 ${ref}`);
     for (const line of git.stdout.trimEnd().split('\n')) print(line);
   }
-  return { repo, commands, session: first.id, calls: stats.commits.length, fullTokens: t.fullTokens, fedTokens: t.totalTokens, aged, cleared, folded, meanPrefixShare: t.meanPrefixShare };
+  return { repo, commands, session: first.id, calls: stats.commits.length, fullTokens: t.fullTokens, fedTokens: t.totalTokens, aged, cleared, folded, capped, meanPrefixShare: t.meanPrefixShare };
 }

@@ -21,6 +21,14 @@ describe('demo', () => {
     expect(r.aged).toBeGreaterThan(0);
     expect(r.cleared).toBeGreaterThan(0);
     expect(r.folded).toBeGreaterThan(0);
+    // a row feeding less than the full history names the rule that did it (the cap included)
+    const fed = lines.filter((l) => /^ {0,3}\d+ {2}/.test(l)).map((l) => l.trim().split(/ +/));
+    for (const cols of fed) {
+      // columns: call, full history, fed, window, prefix, rules…, then full capped aged cleared summarized summary
+      const [capped, aged, cleared, summarized] = cols.slice(-5, -1).map(Number);
+      if (Number(cols[2]) < Number(cols[1])) expect((capped ?? 0) + (aged ?? 0) + (cleared ?? 0) + (summarized ?? 0)).toBeGreaterThan(0);
+    }
+    if (r.capped > 0) expect(lines.some((l) => / \d+ capped/.test(l))).toBe(true);
     expect(r.fedTokens).toBeLessThan(r.fullTokens);
     expect(lines[0]).toBe('ctxgit demo: replay__marshmallow-code__marshmallow-1867__function_calling_replace_from_source__marshmallow-code__marshmallow-1867.traj');
     const rows = lines.filter((l) => /^ {0,3}\d+ {2}/.test(l));

@@ -21,6 +21,10 @@ export interface CommitStats {
   readonly states: StateCounts;
   /** What the rules did on this turn: items added, aged, cleared and folded; index of the first changed item. */
   readonly summary: CommitSummary;
+  /** Items the cap cut on this turn (head and tail kept): reason `capped` here, not in the previous commit. */
+  readonly capped: number;
+  /** Items of the commit held cut by the cap (full, head and tail kept). */
+  readonly cappedItems: number;
   /** Leading messages identical to the previous commit's render (0 for the first commit). */
   readonly prefixMessages: number;
   /** Share of the previous commit's rendered bytes that is a byte-identical prefix of this one (null for the first). */
@@ -33,6 +37,7 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
   const fullOf = new Map<string, number>();
   const tokenizers = new Map<string, Tokenizer>();
   let previous: ReturnType<typeof render> | undefined;
+  let cappedBefore = new Set<string>();
   for (const c of commits) {
     const encoding = resolveModel(c.model, { window: c.window }).encoding;
     let tokenizer = tokenizers.get(encoding);
@@ -58,7 +63,9 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
       }
       full += t;
     }
-    const body = render(c, options);
+    // the render only measures the cacheable prefix: it names the commit's own model, whatever the provider
+    const body = render(c, { ...options, model: options.model ?? c.model.slice(c.model.indexOf(':') + 1) });
+    const capped = new Set(c.items.filter((it) => it.reason === 'capped').map((it) => it.key));
     const p = previous === undefined ? undefined : stablePrefix(previous, body);
     out.push({
       id: c.id,
@@ -69,10 +76,13 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
       occupancy: round(c.totalTokens / c.window),
       states: stateCounts(c.items, c.foldedItems),
       summary: c.summary,
+      capped: [...capped].filter((k) => !cappedBefore.has(k)).length,
+      cappedItems: capped.size,
       prefixMessages: p?.messages ?? 0,
       prefixShare: p === undefined ? null : round(p.totalBytes[0] === 0 ? 1 : p.bytes / p.totalBytes[0]),
     });
     previous = body;
+    cappedBefore = capped;
   }
   return out;
 }

@@ -12,6 +12,7 @@ export const PROVIDERS: readonly ProviderName[] = ['openai-chat', 'openai-respon
 /** Render options as the commands take them. */
 export interface RenderArgs {
   readonly provider: ProviderName;
+  readonly model?: string;
   readonly maxTokens?: number;
   readonly allowAssistantLast?: boolean;
 }
@@ -21,6 +22,7 @@ export function withRenderOptions(cmd: Command, required: boolean, assistantLast
   const provider = new Option('--provider <provider>', 'request format').choices(PROVIDERS);
   cmd
     .addOption(required ? provider.makeOptionMandatory() : provider.default('openai-chat'))
+    .addOption(new Option('--model <model>', "the model the request names (default: the session's; required for a provider of another family than the session's model)"))
     .addOption(new Option('--max-tokens <tokens>', 'anthropic: max_tokens of the request (default 4096)').argParser(positiveInt('--max-tokens')));
   return assistantLastOption ? cmd.addOption(new Option('--allow-assistant-last', 'accept a commit that ends with an assistant message (anthropic: a prefill)')) : cmd;
 }
@@ -29,6 +31,7 @@ export function withRenderOptions(cmd: Command, required: boolean, assistantLast
 export function renderOptions(args: RenderArgs): RenderOptions {
   return {
     provider: args.provider,
+    ...(args.model === undefined ? {} : { model: args.model }),
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
     ...(args.allowAssistantLast === true ? { allowAssistantLast: true } : {}),
   };

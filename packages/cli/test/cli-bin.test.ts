@@ -101,11 +101,11 @@ describe('ctxgit as a child process', () => {
     ]);
     const log = json<{ id: string; headNodeId: string }[]>(['log', '--session', 'cc', '--repo', repo]);
     expect(log).toHaveLength(5);
-    const exported = ctxgit(['export', '--session', 'cc', '--provider', 'anthropic', '--repo', repo]);
+    const exported = ctxgit(['export', '--session', 'cc', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--repo', repo]);
     expect(exported.code).toBe(0);
     const lines = exported.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { commit: string; request: unknown });
     expect(lines.map((l) => l.commit)).toEqual(log.map((e) => e.id));
-    expect(lines[2]?.request).toEqual(json(['render', log[2]?.id ?? '', '--provider', 'anthropic', '--repo', repo]));
+    expect(lines[2]?.request).toEqual(json(['render', log[2]?.id ?? '', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--repo', repo]));
     const stats = ctxgit(['stats', '--session', 'airline-0', '--repo', repo]);
     expect(stats.code).toBe(0);
     expect(stats.stdout).toMatch(/^#\s+commit\s+full\s+fed\s+window\s+prefix\s+items\n/);

@@ -64,8 +64,9 @@ describe('ctxgit log', () => {
     const r = await run(['log', '--session', 'big', '--repo', repo]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(14);
-    expect(lines[1]).toMatch(new RegExp(`^${log[0]?.id.slice(0, 12)}  1 +${log[0]?.totalTokens} +2 full +big turn 1: \\+2 items`));
+    expect(lines).toHaveLength(15);
+    expect(lines[0]).toMatch(/^session big: the branch of head [0-9a-f]{12} \(13 commits; --all for every branch\)$/);
+    expect(lines[2]).toMatch(new RegExp(`^${log[0]?.id.slice(0, 12)}  1 +${log[0]?.totalTokens} +2 full +big turn 1: \\+2 items`));
     const ambiguous = await run(['log', '--repo', repo]);
     expect(ambiguous).toEqual({ code: 2, stdout: '', stderr: 'ctxgit: name one session with --session (this repository has 2: big, simple) [E_CLI_USAGE]\n' });
   });
@@ -85,13 +86,18 @@ describe('ctxgit show / render / diff', () => {
 
   it('render prints exactly what render() returns, for each provider', async () => {
     const c = await runJson<Parameters<typeof render>[0]>(['show', log[4]?.id ?? '', '--repo', repo]);
-    for (const provider of ['openai-chat', 'openai-responses', 'anthropic'] as const) {
+    for (const provider of ['openai-chat', 'openai-responses'] as const) {
       const body = await runJson<unknown>(['render', log[4]?.id ?? '', '--provider', provider, '--repo', repo]);
       expect(body).toEqual(JSON.parse(JSON.stringify(render(c, { provider }))));
     }
+    // the session's model is openai:gpt-4o: an Anthropic request needs the model it names
+    const refused = await run(['render', log[4]?.id ?? '', '--provider', 'anthropic', '--repo', repo]);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('[E_RENDER_MODEL_MISMATCH]') as string]);
+    const anthropic = await runJson<unknown>(['render', log[4]?.id ?? '', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--repo', repo]);
+    expect(anthropic).toEqual(JSON.parse(JSON.stringify(render(c, { provider: 'anthropic', model: 'claude-sonnet-4-5' }))));
     const text = await run(['render', log[4]?.id ?? '', '--provider', 'text', '--repo', repo]);
     expect(text.stdout).toBe(`${render(c, { provider: 'text' })}\n`);
-    const max = await runJson<{ max_tokens: number }>(['render', log[4]?.id ?? '', '--provider', 'anthropic', '--max-tokens', '512', '--repo', repo]);
+    const max = await runJson<{ max_tokens: number }>(['render', log[4]?.id ?? '', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--max-tokens', '512', '--repo', repo]);
     expect(max.max_tokens).toBe(512);
   });
 
@@ -148,7 +154,7 @@ describe('ctxgit stats / export / sessions', () => {
 
   it('export prints one JSON line per model call, request exactly as render returns it', async () => {
     for (const provider of ['openai-chat', 'anthropic'] as const) {
-      const r = await run(['export', '--session', 'big', '--provider', provider, '--repo', repo]);
+      const r = await run(['export', '--session', 'big', '--provider', provider, ...(provider === 'anthropic' ? ['--model', 'claude-sonnet-4-5'] : []), '--repo', repo]);
       expect(r.code).toBe(0);
       const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { commit: string; headNodeId: string; totalTokens: number; provider: string; request: unknown });
       expect(lines.map((l) => l.commit)).toEqual(log.map((e) => e.id));
@@ -157,7 +163,7 @@ describe('ctxgit stats / export / sessions', () => {
         expect(l.headNodeId).toBe(log[i]?.headNodeId);
         expect(l.totalTokens).toBe(log[i]?.totalTokens);
         expect(l.provider).toBe(provider);
-        expect(l.request).toEqual(await runJson(['render', l.commit, '--provider', provider, '--repo', repo]));
+        expect(l.request).toEqual(await runJson(['render', l.commit, '--provider', provider, ...(provider === 'anthropic' ? ['--model', 'claude-sonnet-4-5'] : []), '--repo', repo]));
       }
     }
   });
@@ -191,8 +197,8 @@ describe('a commit that ends with an assistant message (a checkout of an answer)
     });
     const body = await runJson<{ messages: { role: string }[] }>(['render', co.commit, '--provider', 'openai-chat', '--allow-assistant-last', '--repo', work]);
     expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect((await run(['export', '--provider', 'anthropic', '--repo', work])).code).toBe(1);
-    const lines = (await run(['export', '--provider', 'anthropic', '--allow-assistant-last', '--repo', work])).stdout.trimEnd().split('\n');
+    expect((await run(['export', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--repo', work])).code).toBe(1);
+    const lines = (await run(['export', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--allow-assistant-last', '--repo', work])).stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     const stats = await runJson<{ commits: { prefixShare: number | null }[] }>(['stats', '--repo', work]);
     expect(stats.commits).toHaveLength(3);

@@ -46,7 +46,7 @@ export function errorCases(f: ErrorFixture): ErrorCase[] {
     { name: 'import: missing file', args: imp(join(f.dir, 'nope.traj'), '--format', 'swe-agent'), exit: 1, code: 'E_CLI_READ_FILE', untouched: [fresh] },
     { name: 'import: a directory as file', args: imp(f.dir, '--format', 'swe-agent'), exit: 1, code: 'E_CLI_READ_FILE', untouched: [fresh] },
     { name: 'import: unknown format', args: imp(SIMPLE_TRAJ, '--format', 'csv'), exit: 2, code: 'E_CLI_USAGE', untouched: [fresh] },
-    { name: 'import: no --format', args: imp(SIMPLE_TRAJ), exit: 2, code: 'E_CLI_USAGE', untouched: [fresh] },
+    { name: 'import: no --format, and a file of no known shape', args: imp(files.garbage), exit: 2, code: 'E_CLI_FORMAT', untouched: [fresh] },
     { name: 'import: wrong format', args: imp(SIMPLE_TRAJ, '--format', 'claude-code'), exit: 1, code: 'E_DAG_MALFORMED_TRANSCRIPT', untouched: [fresh] },
     { name: 'import: claude log as openai-chat', args: imp(CLAUDE, '--format', 'openai-chat'), exit: 1, code: 'E_DAG_MALFORMED_TRANSCRIPT', untouched: [fresh] },
     { name: 'import: malformed trajectory', args: imp(files.garbage, '--format', 'swe-agent'), exit: 1, code: 'E_DAG_MALFORMED_TRANSCRIPT', untouched: [fresh] },

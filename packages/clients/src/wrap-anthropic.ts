@@ -40,7 +40,7 @@ export function wrapAnthropic(client: Anthropic, session: Session, opts: WrapRen
   const create = async (body: MessageCreateParamsNonStreaming, options?: Anthropic.RequestOptions): Promise<Message & { ctxgit: CtxgitCallReport }> => {
     if ((body as { stream?: unknown }).stream === true) throw new UnsupportedRequestError('messages.create', 'stream', 'the reply must be complete to record its usage');
     const turn = await beginTurn(session, anthropicHistory(body), { format: 'anthropic-messages', ...(body.tools === undefined ? {} : { tools: body.tools }) });
-    const rendered = render(turn.commit, { allowAssistantLast: true, ...opts, provider: 'anthropic' });
+    const rendered = render(turn.commit, { allowAssistantLast: true, ...opts, model: body.model, provider: 'anthropic' });
     const { system: _system, ...rest } = body;
     const tools = body.tools ?? rendered.tools;
     const sent: MessageCreateParamsNonStreaming = { ...rest, ...(rendered.system === undefined ? {} : { system: rendered.system }), messages: rendered.messages, ...(tools === undefined ? {} : { tools }) };

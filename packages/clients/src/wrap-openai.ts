@@ -10,7 +10,7 @@ import { UnsupportedRequestError } from './errors.js';
 import { openAIChatHistory } from './openai-chat-history.js';
 
 /** Render options the wrappers pass through (the provider is the client's). */
-export type WrapRenderOptions = Omit<RenderOptions, 'provider' | 'tools'>;
+export type WrapRenderOptions = Omit<RenderOptions, 'provider' | 'tools' | 'model'>;
 
 /** The OpenAI client as {@link wrapOpenAI} returns it: `chat.completions.create()` goes through the session. */
 export type CtxgitOpenAI = Omit<OpenAI, 'chat'> & {
@@ -46,7 +46,7 @@ export function wrapOpenAI(client: OpenAI, session: Session, opts: WrapRenderOpt
   const create = async (body: ChatCompletionCreateParamsNonStreaming, options?: OpenAI.RequestOptions): Promise<ChatCompletion & { ctxgit: CtxgitCallReport }> => {
     if ((body as { stream?: unknown }).stream === true) throw new UnsupportedRequestError('chat.completions.create', 'stream', 'the reply must be complete to record its usage');
     const turn = await beginTurn(session, openAIChatHistory(body.messages), { format: 'openai-chat', ...(body.tools === undefined ? {} : { tools: body.tools }) });
-    const rendered = render(turn.commit, { allowAssistantLast: true, ...opts, provider: 'openai-chat' });
+    const rendered = render(turn.commit, { allowAssistantLast: true, ...opts, model: body.model, provider: 'openai-chat' });
     const res = await completions.create({ ...body, messages: rendered.messages }, options);
     const prompt = res.usage?.prompt_tokens ?? 0;
     const cached = res.usage?.prompt_tokens_details?.cached_tokens ?? 0;

@@ -49,6 +49,8 @@ export { appendAttach } from './append-attach.js';
 export { setAgentRunning } from './set-agent-running.js';
 export { branchView } from './branch-view.js';
 export { writeTranscript } from './write-transcript.js';
+export { entryInput } from './entry-input.js';
+export type { EntryInput } from './entry-input.js';
 export { importOpenAIChat } from './import-openai-chat.js';
 export { importSweAgentTraj } from './import-swe-agent-traj.js';
 export { importClaudeCode } from './import-claude-code.js';

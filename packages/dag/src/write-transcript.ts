@@ -1,4 +1,5 @@
 import { InvalidArgumentError, SessionExistsError } from './errors.js';
+import { entryInput } from './entry-input.js';
 import { makeNode } from './internal/make-node.js';
 import { readClock } from './internal/read-clock.js';
 import { resolveOptions } from './internal/resolve-options.js';
@@ -59,13 +60,8 @@ export async function writeTranscript(store: NodeStore, session: string, transcr
       session: name,
       seq: i,
       createdAt: e.createdAt ?? readClock(o.clock),
-      role: e.role,
-      name: e.name,
-      input: e.input,
-      output: e.output,
+      ...entryInput(e, ref(i, 'caller', e.caller)),
       predecessor: ref(i, 'predecessor', e.predecessor),
-      caller: ref(i, 'caller', e.caller),
-      metadata: e.metadata,
     }),
   );
   const h = transcript.head;

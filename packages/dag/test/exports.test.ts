@@ -37,6 +37,7 @@ it('exports exactly the public API', async () => {
     'createSession',
     'defaultNodeId',
     'editNode',
+    'entryInput',
     'forkSession',
     'importClaudeCode',
     'importOpenAIChat',

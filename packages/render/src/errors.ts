@@ -51,6 +51,20 @@ export class UnknownProviderError extends RenderError {
   }
 }
 
+/**
+ * The commit's model belongs to another provider than the request format (`E_RENDER_MODEL_MISMATCH`), e.g. an
+ * `openai:gpt-4o` session rendered for `anthropic`, and no `model` option names the model to send.
+ */
+export class ModelMismatchError extends RenderError {
+  constructor(data: { readonly provider: string; readonly model: string; readonly expected: string }) {
+    super(
+      'E_RENDER_MODEL_MISMATCH',
+      `The commit's model ${data.model} is not a ${data.expected} model, so a ${data.provider} request would name it; pass the model to send (render option model, CLI --model), e.g. one of the ${data.expected} models.`,
+      data,
+    );
+  }
+}
+
 /** An option has a wrong type or value (`E_RENDER_INVALID_OPTION`). */
 export class InvalidRenderOptionError extends RenderError {
   constructor(data: { readonly option: string; readonly value: string; readonly expected: string }) {

@@ -3,6 +3,7 @@ export {
   InvalidCommitError,
   InvalidEndingError,
   InvalidRenderOptionError,
+  ModelMismatchError,
   RenderError,
   UnknownProviderError,
 } from './errors.js';

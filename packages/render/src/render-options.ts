@@ -16,6 +16,13 @@ export interface ToolDefinition {
 export interface RenderOptions<P extends ProviderName = ProviderName> {
   /** The request format. */
   readonly provider: P;
+  /**
+   * The model the request names, without a `provider:` prefix. Required when the commit's model (`provider:model`)
+   * is of another provider than `provider` (an `openai:` model rendered for `anthropic`, or the reverse): render
+   * refuses that with `ModelMismatchError` rather than name a model the provider does not serve.
+   * @defaultValue the commit's model without its `provider:` prefix
+   */
+  readonly model?: string;
   /** Anthropic: `max_tokens` of the request, in tokens. @defaultValue 4096 */
   readonly maxTokens?: number;
   /** OpenAI (chat and responses): the role system items are sent with. @defaultValue 'system' */

@@ -1,4 +1,4 @@
-import { InvalidCommitError, InvalidRenderOptionError, UnknownProviderError } from './errors.js';
+import { InvalidCommitError, InvalidRenderOptionError, ModelMismatchError, UnknownProviderError } from './errors.js';
 import { minCacheableTokens } from './min-cacheable-tokens.js';
 import { checkItems } from './check-items.js';
 import type { Provider, RenderOutputs } from './provider.js';
@@ -7,6 +7,9 @@ import type { RenderInput } from './render-input.js';
 import type { ProviderName, ProviderOptions, RenderOptions, ToolDefinition } from './render-options.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** The model family each request format serves (`text` serves any); a commit's model of another known family is refused. */
+const FAMILY: Readonly<Record<ProviderName, string | undefined>> = { 'openai-chat': 'openai', 'openai-responses': 'openai', anthropic: 'anthropic', text: undefined };
+const KNOWN_FAMILIES: ReadonlySet<string> = new Set(['openai', 'anthropic']);
 
 const describe = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
@@ -29,7 +32,17 @@ function resolve(commit: RenderInput, options: RenderOptions): ProviderOptions {
   });
   if (typeof commit.model !== 'string') throw new InvalidCommitError({ index: -1, field: 'model', value: describe(commit.model) });
   const colon = commit.model.indexOf(':');
-  const model = colon === -1 ? commit.model : commit.model.slice(colon + 1);
+  let model = colon === -1 ? commit.model : commit.model.slice(colon + 1);
+  if (options.model !== undefined) {
+    if (typeof options.model !== 'string' || options.model === '') fail('model', options.model, 'a non-empty model name');
+    model = options.model;
+  } else {
+    const family = FAMILY[options.provider];
+    const own = colon === -1 ? undefined : commit.model.slice(0, colon);
+    if (family !== undefined && own !== undefined && own !== family && KNOWN_FAMILIES.has(own)) {
+      throw new ModelMismatchError({ provider: options.provider, model: commit.model, expected: family });
+    }
+  }
   const minimum = options.minCacheableTokens ?? minCacheableTokens(model);
   if (!Number.isSafeInteger(minimum) || minimum < 0) fail('minCacheableTokens', minimum, 'a non-negative integer');
   return { model, maxTokens, systemRole, cache, minCacheableTokens: minimum, allowAssistantLast, tools: withAdvertised(commit, tools) };

@@ -69,7 +69,8 @@ function checkAll(items: readonly ContextItem[], model: string, where: string): 
   const out: Partial<Record<ProviderName, RenderOutput>> = {};
   for (const provider of PROVIDERS) {
     try {
-      const body = render(commitOf(items, model), { provider });
+      // every provider's request names the commit's model (another family's is refused without one)
+      const body = render(commitOf(items, model), { provider, model: model.slice(model.indexOf(':') + 1) });
       const issues = validateRequest(provider, body);
       if (issues.length > 0) throw new Error(`${where} ${provider}: ${JSON.stringify(issues.slice(0, 3))}`);
       out[provider] = body;

@@ -12,6 +12,7 @@ describe('@ctxgit/render exports', () => {
       'InvalidRenderOptionError',
       'MARKER_NAMESPACE',
       'MAX_CACHE_BREAKPOINTS',
+      'ModelMismatchError',
       'OPENING_USER_TEXT',
       'RenderError',
       'SUMMARY_PREFIX',

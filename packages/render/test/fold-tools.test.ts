@@ -39,7 +39,7 @@ describe('fold tools in provider requests', () => {
     const tools = foldTools();
     const chat = render(commit, { provider: 'openai-chat', tools });
     const responses = render(commit, { provider: 'openai-responses', tools });
-    const anthropic = render(commit, { provider: 'anthropic', tools });
+    const anthropic = render(commit, { provider: 'anthropic', model: 'claude-sonnet-4-5', tools });
     expect(validateRequest('openai-chat', chat)).toEqual([]);
     expect(validateRequest('openai-responses', responses)).toEqual([]);
     expect(validateRequest('anthropic', anthropic)).toEqual([]);
@@ -47,7 +47,7 @@ describe('fold tools in provider requests', () => {
     expect(chat.tools).toEqual(chatTools);
     expect(responses.tools).toEqual(responsesTools);
     expect(anthropic.tools).toEqual(anthropicTools);
-    expect(validateRequest('anthropic', { ...render(commit, { provider: 'anthropic' }), tools: anthropicTools })).toEqual([]);
+    expect(validateRequest('anthropic', { ...render(commit, { provider: 'anthropic', model: 'claude-sonnet-4-5' }), tools: anthropicTools })).toEqual([]);
     expect(JSON.stringify(anthropic.messages)).toContain('call_fold_1');
   });
 });

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Transcript } from '@ctxgit/dag';
+import { entryInput } from '@ctxgit/dag';
 import type { Repo, Session } from '@ctxgit/commit';
 import { canonicalJson, openRepo, validateRefComponent } from '@ctxgit/commit';
 import { resolveModel } from '@ctxgit/tokenize';
@@ -19,7 +20,7 @@ import { syntheticTimes, SYNTHETIC_EPOCH_MS } from '../synthetic-clock.js';
 export const DEFAULT_IMPORT_MODEL = 'openai:gpt-4o';
 
 interface ImportOptions extends CommonOptions {
-  readonly format: string;
+  readonly format?: string;
   readonly session?: string;
   readonly model: string;
   readonly budget?: number;
@@ -51,7 +52,7 @@ export function importCommand(io: CliIo): Command {
           'makes one session per conversation, named <session>-<index> (0-based).',
       )
       .argument('<file>', 'transcript file')
-      .addOption(new Option('--format <format>', 'transcript format').choices(IMPORT_FORMATS).makeOptionMandatory())
+      .addOption(new Option('--format <format>', 'transcript format (default: the one the file looks like)').choices(IMPORT_FORMATS))
       .addOption(new Option('--session <name>', 'session name (default: the file name without extension)'))
       .addOption(new Option('--model <provider:model>', 'model of the sessions').default(DEFAULT_IMPORT_MODEL))
       .addOption(new Option('--budget <tokens>', "context window of the sessions, tokens: the rendered request (items with their wrappers, the reply reserve) never passes it (default: the model's window)").argParser(positiveInt('--budget')))
@@ -203,14 +204,7 @@ async function replay(t: Transcript, times: readonly number[], s: Session, setNo
       commits += 1;
     }
     const caller = e.caller === undefined ? undefined : ids[e.caller];
-    const node = !live ? { id: known[i] ?? '' } : await s.append({
-      role: e.role,
-      output: e.output,
-      ...(e.name === undefined ? {} : { name: e.name }),
-      ...(e.input === undefined ? {} : { input: e.input }),
-      ...(caller === undefined ? {} : { caller }),
-      ...(e.metadata === undefined ? {} : { metadata: e.metadata }),
-    });
+    const node = !live ? { id: known[i] ?? '' } : await s.append(entryInput(e, caller));
     ids.push(node.id);
     if (caller !== undefined) callers.add(caller);
     if (e.role !== 'tool') {

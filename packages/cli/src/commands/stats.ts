@@ -34,7 +34,7 @@ export function statsCommand(io: CliIo): Command {
     .addHelpText(
       'after',
       '\nJSON (--json): { "session", "provider", "commits": [{ "id", "headNodeId", "totalTokens", "fullTokens", "window", "occupancy",\n' +
-        '"states", "summary": { "added", "aged", "cleared", "folded", "firstChangedIndex" }, "prefixMessages", "prefixShare" }], "totals": { "commits", "fullTokens", "totalTokens", "saved", "meanPrefixShare" } }',
+        '"states", "summary": { "added", "aged", "cleared", "folded", "firstChangedIndex" }, "capped", "cappedItems", "prefixMessages", "prefixShare" }], "totals": { "commits", "fullTokens", "totalTokens", "saved", "meanPrefixShare" } }',
     )
     .action(async (opts: StatsOptions) => {
       const repo = await openExisting(repoPath(io, opts));

@@ -28,7 +28,7 @@ export const tool = (key: string, name: string, args: string, output: string, ex
 };
 export const withState = (item: ContextItem, state: ItemState): ContextItem => ({ ...item, state });
 
-export const commitOf = (items: readonly ContextItem[], model = 'anthropic:claude-sonnet-4-5'): ContextCommit => ({
+export const commitOf = (items: readonly ContextItem[], model = 'claude-sonnet-4-5'): ContextCommit => ({
   id: 'c'.repeat(40),
   session: 's',
   parentIds: [],
