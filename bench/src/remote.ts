@@ -3,6 +3,7 @@
  * on 127.0.0.1) with 1, 2, 4 and 8 writers, each with its own local repository, on separate sessions and on one
  * shared session, and the conflict rate; as ratios to the same writers writing the same turns locally only (the
  * contenders alternate within one run). A turn: append a question, commit, append the answer, and (remote) `sync`.
+ * Each writer gives its nodes ids of its own, so a turn re-applied after a conflict keeps them.
  * Writers run concurrently in this process; the server's CGI processes run beside it.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/remote.ts [--quick]`
@@ -47,13 +48,15 @@ async function writeTurns(repos: readonly Repo[], sessions: readonly string[], t
   await Promise.all(
     repos.map(async (repo, w) => {
       const name = sessions[w % sessions.length] ?? '';
+      // each writer's node ids are its own: a re-applied turn keeps them (see Repo.sync)
+      const ids = (session: string, seq: number): string => `w${w}-${session}-${seq}`;
       for (let i = 0; i < turns; i++) {
         const t0 = performance.now();
-        const s = await repo.openSession(name);
+        const s = await repo.openSession(name, { ids });
         await s.append({ role: 'user', output: `writer ${w} question ${i}` });
         await s.commit();
         await s.append({ role: 'assistant', output: `writer ${w} answer ${i}` });
-        if (remote !== undefined) conflicts += (await repo.sync(remote, { session: name })).conflicts;
+        if (remote !== undefined) conflicts += (await repo.sync(remote, { session: name, ids })).conflicts;
         latencies.push(performance.now() - t0);
       }
     }),

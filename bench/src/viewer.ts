@@ -7,15 +7,17 @@
  * largest session to the 100-call one (≈ 1: the pages do not grow with the session). Also the browser's own
  * first-contentful-paint. Quick mode: 1,000 calls instead of 10,000, fewer runs.
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/viewer.ts [--quick]`
+ * `node --conditions=@ctxgit/source --import tsx bench/src/viewer.ts [--quick] [--repo-dir DIR]` (DIR: build on disk
+ * there and reuse what a previous run completed)
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openRepo } from '@ctxgit/commit';
 import type { Repo, Session } from '@ctxgit/commit';
-import type { TranscriptEntry } from '@ctxgit/dag';
+import type { BatchNodeInput, TranscriptEntry } from '@ctxgit/dag';
 import { createViewer } from '@ctxgit/viewer';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../packages/viewer/test/browser.js';
@@ -59,25 +61,43 @@ export interface ViewerBenchResult {
 const WINDOW = 32_000;
 const WAIT = { timeout: 300_000 };
 
-/** A session of `calls` model calls with a commit before each, built through the public API on memfs. */
-async function build(repo: Repo, name: string, calls: number): Promise<{ session: Session; nodes: number }> {
+/**
+ * A session of `calls` model calls with a commit before each, built through the public API on memfs: one
+ * `Session.appendTurn` per call (the nodes since the previous call and the commit of the new head in one write),
+ * so that a 10,000-call session is built in one write per call, nothing rendered.
+ */
+async function build(repo: Repo, name: string, calls: number, log: (line: string) => void): Promise<{ session: Session; nodes: number }> {
   const chain = await chainCorpus(calls);
   let t = 1_700_000_000_000;
   const clock = (): number => (t += 1000);
   const s = await repo.createSession(name, { model: 'openai:gpt-4o', window: WINDOW, clock });
   const ids = new Map<number, string>();
-  const callAt = new Set(chain.calls.slice(0, calls));
-  const last = chain.calls[calls - 1] as number;
-  for (let i = 0; i <= last; i++) {
-    const e = chain.entries[i] as TranscriptEntry;
-    if (callAt.has(i)) await s.commit();
-    // the entry's own fields; its predecessor is the head (entries are in order), its caller the node appended for it
-    const { predecessor: _after, caller: callerIndex, createdAt: _at, ...input } = e;
-    const caller = callerIndex === undefined ? undefined : ids.get(callerIndex);
-    const node = await s.append(caller === undefined ? input : { ...input, caller });
-    ids.set(i, node.id);
+  const cuts = chain.calls.slice(0, calls);
+  for (const [k, to] of cuts.entries()) {
+    const from = k === 0 ? 0 : (cuts[k - 1] as number);
+    // entries [from, to): the previous call's reply, its tool results, the next user message; committed before call k
+    const inputs: BatchNodeInput[] = [];
+    for (let i = from; i < to; i++) {
+      const { predecessor: _after, caller: callerIndex, createdAt: _at, ...input } = chain.entries[i] as TranscriptEntry;
+      const caller = callerIndex === undefined ? undefined : callerIndex >= from ? callerIndex - from : ids.get(callerIndex);
+      inputs.push(caller === undefined ? input : { ...input, caller });
+    }
+    if (inputs.length === 0) continue;
+    const { nodes } = await s.appendTurn(inputs);
+    nodes.forEach((n, j) => ids.set(from + j, n.id));
+    if ((k + 1) % 500 === 0) log(`viewer bench: ${name} ${k + 1}/${calls} calls built (${Math.round(process.cpuUsage().user / 1e6)} s CPU)`);
   }
-  return { session: s, nodes: last + 1 };
+  return { session: s, nodes: cuts.at(-1) as number };
+}
+
+/** Options of {@link runViewerBench}. */
+export interface ViewerBenchOptions {
+  /** 1,000 calls instead of 10,000, 3 runs instead of 9. */
+  readonly quick: boolean;
+  /** Build the sessions in a repository on disk there, and read those a previous run completed from it (setup then not re-measured). @defaultValue memfs, built each run */
+  readonly repoDir?: string;
+  /** Progress lines. @defaultValue none */
+  readonly log?: (line: string) => void;
 }
 
 interface Timings {
@@ -123,16 +143,23 @@ async function once(browser: Browser, url: string, name: string, into: Timings):
  * r.ratioLargestOver100.openCommit;
  * ```
  */
-export async function runViewerBench(opts: { readonly quick: boolean }): Promise<ViewerBenchResult> {
+export async function runViewerBench(opts: ViewerBenchOptions): Promise<ViewerBenchResult> {
   const sizes = [100, opts.quick ? 1_000 : 10_000];
   const runs = opts.quick ? 3 : 9;
+  const log = opts.log ?? (() => undefined);
   await ensureBundle();
-  const repo = await openRepo({ memory: true, fsync: false });
+  const repo = await openRepo(opts.repoDir === undefined ? { memory: true, fsync: false } : { dir: opts.repoDir, fsync: false });
   const built: { name: string; calls: number; nodes: number; items: number; setupMs: number }[] = [];
+  const reused: string[] = [];
   for (const calls of sizes) {
     const a = performance.now();
     const name = `calls-${calls}`;
-    const { session, nodes } = await build(repo, name, calls);
+    // a session a previous run completed in repoDir (its mark file written after it) is read as it is
+    const done = opts.repoDir === undefined ? undefined : `${opts.repoDir}.${name}.done`;
+    const reuse = done !== undefined && existsSync(done);
+    const { session, nodes } = reuse ? { session: await repo.openSession(name), nodes: (await repo.store.getSession(name))?.nextSeq ?? 0 } : await build(repo, name, calls, log);
+    if (done !== undefined && !reuse) writeFileSync(done, `${calls}\n`);
+    if (reuse) reused.push(name);
     const [latest] = await session.log({ limit: 1 });
     const items = (await repo.readCommit(latest?.id ?? '')).items.length;
     built.push({ name, calls, nodes, items, setupMs: performance.now() - a });
@@ -187,15 +214,18 @@ export async function runViewerBench(opts: { readonly quick: boolean }): Promise
       openCommit: ratio((r) => r.openCommitMedianMs),
     },
     notes: [
-      `sessions of ${sizes.join(' and ')} model calls from the chained corpus (a commit before every call, openai:gpt-4o with a ${WINDOW.toLocaleString('en-US')}-token window, default rules: folds), on memfs, served by createViewer on 127.0.0.1`,
+      `sessions of ${sizes.join(' and ')} model calls from the chained corpus (a commit before every call, openai:gpt-4o with a ${WINDOW.toLocaleString('en-US')}-token window, default rules: folds; one Session.appendTurn per call), ${opts.repoDir === undefined ? 'on memfs' : 'in a repository on disk'}, served by createViewer on 127.0.0.1`,
       'Chromium (Debian, headless) via playwright-core; each run in a fresh browser context (the bundle comes from the HTTP cache of none); sizes alternate run by run after one warm-up run each',
+      ...(reused.length === 0 ? [] : [`${reused.join(', ')} read from the repository a previous run built (setup ms not re-measured)`]),
       'session page: timeline (one page of 100 commits) and occupancy ring painted; DAG: a window of 40 nodes around the head drawn by dagre; open a commit: the newest commit’s live items painted (its summarized items stay behind their summaries)',
     ],
   };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = await runViewerBench({ quick: process.argv.includes('--quick') });
+  const dir = process.argv.indexOf('--repo-dir');
+  const repoDir = dir >= 0 ? process.argv[dir + 1] : undefined;
+  const r = await runViewerBench({ quick: process.argv.includes('--quick'), ...(repoDir === undefined ? {} : { repoDir }), log: (line) => process.stderr.write(`${line}\n`) });
   const head = ['calls', 'nodes', 'items', 'runs', 'session page ms (median)', 'p95', 'FCP ms', 'DAG ms', 'p95', 'open commit ms', 'p95', 'setup ms'];
   const lines = r.rows.map((x) =>
     [x.calls, x.nodes, x.items, x.runs, x.sessionPageMedianMs, x.sessionPageP95Ms, x.firstContentfulPaintMedianMs, x.dagMedianMs, x.dagP95Ms, x.openCommitMedianMs, x.openCommitP95Ms, x.setupMs].join(' | '),
