@@ -9,7 +9,7 @@
  * `node --conditions=@ctxgit/source --import tsx bench/src/remote.ts [--quick]`
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +39,8 @@ export interface RemoteBenchRow {
 /** What {@link runRemoteBench} measures. */
 export interface RemoteBenchResult {
   readonly rows: readonly RemoteBenchRow[];
+  /** Turns per writer and the machine's load when the run started (other work on the machine slows the server's CGI processes most). */
+  readonly notes: readonly string[];
 }
 
 async function writeTurns(repos: readonly Repo[], sessions: readonly string[], turns: number, remote: Remote | undefined): Promise<{ ms: number; conflicts: number; latencies: number[] }> {
@@ -117,9 +119,10 @@ async function one(writers: number, mode: 'separate' | 'shared', turns: number):
  */
 export async function runRemoteBench(opts: { quick: boolean }): Promise<RemoteBenchResult> {
   const turns = opts.quick ? 2 : 10;
+  const load = loadavg().map((l) => l.toFixed(1)).join(', ');
   const rows: RemoteBenchRow[] = [];
   for (const mode of ['separate', 'shared'] as const) for (const writers of [1, 2, 4, 8]) rows.push(await one(writers, mode, turns));
-  return { rows };
+  return { rows, notes: [`${turns} turns per writer${opts.quick ? ' (quick)' : ''}; load average at the start ${load} on ${cpus().length} cores`] };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
