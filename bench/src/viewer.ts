@@ -7,8 +7,8 @@
  * largest session to the 100-call one (≈ 1: the pages do not grow with the session). Also the browser's own
  * first-contentful-paint. Quick mode: 1,000 calls instead of 10,000, fewer runs.
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/viewer.ts [--quick] [--repo-dir DIR]` (DIR: build on disk
- * there and reuse what a previous run completed)
+ * `node --conditions=@ctxgit/source --import tsx bench/src/viewer.ts [--quick] [--repo-dir DIR]` (DIR, or the
+ * environment's CTXGIT_VIEWER_REPO_DIR: build on disk there and reuse what a previous run completed)
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -170,14 +170,16 @@ export async function runViewerBench(opts: ViewerBenchOptions): Promise<ViewerBe
   const runs = opts.quick ? 3 : 9;
   const log = opts.log ?? (() => undefined);
   await ensureBundle();
-  const repo = await openRepo(opts.repoDir === undefined ? { memory: true, fsync: false } : { dir: opts.repoDir, fsync: false });
+  // the bench runner passes { quick } only: CTXGIT_VIEWER_REPO_DIR gives it a repository to build in or reuse
+  const repoDir = opts.repoDir ?? process.env['CTXGIT_VIEWER_REPO_DIR'];
+  const repo = await openRepo(repoDir === undefined ? { memory: true, fsync: false } : { dir: repoDir, fsync: false });
   const built: { name: string; calls: number; nodes: number; commits: number; items: number; setupMs: number }[] = [];
   const reused: string[] = [];
   for (const calls of sizes) {
     const a = performance.now();
     const name = `calls-${calls}`;
     // a session a previous run completed in repoDir (its mark file written after it) is read as it is
-    const done = opts.repoDir === undefined ? undefined : `${opts.repoDir}.${name}.done`;
+    const done = repoDir === undefined ? undefined : `${repoDir}.${name}.done`;
     const reuse = done !== undefined && existsSync(done);
     const { session, nodes } = reuse ? { session: await repo.openSession(name), nodes: (await repo.store.getSession(name))?.nextSeq ?? 0 } : await build(repo, name, calls, log);
     if (done !== undefined && !reuse) writeFileSync(done, `${calls}\n`);
@@ -239,7 +241,7 @@ export async function runViewerBench(opts: ViewerBenchOptions): Promise<ViewerBe
       openCommit: ratio((r) => r.openCommitMedianMs),
     },
     notes: [
-      `sessions of ${sizes.join(' and ')} model calls from the chained corpus (up to ${COMMIT_EVERY_CALL_UP_TO.toLocaleString('en-US')} calls a commit before every call; a larger session imports all but its last ${LAST_COMMITTED} calls as one transcript and commits them once, then commits before each of the last ${LAST_COMMITTED}; openai:gpt-4o with a ${WINDOW.toLocaleString('en-US')}-token window, default rules: folds; one Session.appendTurn per call), ${opts.repoDir === undefined ? 'on memfs' : 'in a repository on disk'}, served by createViewer on 127.0.0.1`,
+      `sessions of ${sizes.join(' and ')} model calls from the chained corpus (up to ${COMMIT_EVERY_CALL_UP_TO.toLocaleString('en-US')} calls a commit before every call; a larger session imports all but its last ${LAST_COMMITTED} calls as one transcript and commits them once, then commits before each of the last ${LAST_COMMITTED}; openai:gpt-4o with a ${WINDOW.toLocaleString('en-US')}-token window, default rules: folds; one Session.appendTurn per call), ${repoDir === undefined ? 'on memfs' : 'in a repository on disk'}, served by createViewer on 127.0.0.1`,
       'Chromium (Debian, headless) via playwright-core; each run in a fresh browser context (the bundle comes from the HTTP cache of none); sizes alternate run by run after one warm-up run each',
       ...(reused.length === 0 ? [] : [`${reused.join(', ')} read from the repository a previous run built (setup ms not re-measured)`]),
       'session page: timeline (one page of 100 commits) and occupancy ring painted; DAG: a window of 40 nodes around the head drawn by dagre; open a commit: the newest commit’s live items painted (its summarized items stay behind their summaries)',
