@@ -1,6 +1,7 @@
 /**
  * Web viewer benchmark: the viewer of `@ctxgit/viewer` over sessions of 100 and 10,000 model calls (the chained
- * corpus, a commit before every call, a 32,000-token window so that the rules fold), served on a loopback port and
+ * corpus, a commit before every call but for the older calls of a session past 1,000 (see `build`), a 32,000-token
+ * window so that the rules fold), served on a loopback port and
  * opened in Debian's Chromium (playwright-core). Timed from the navigation to the moment the view is painted with its
  * data: the session page (timeline rows and occupancy ring), the DAG window, and a commit opened from the timeline
  * (its items). Sizes alternate run by run, each run in a fresh browser context; medians, p95 and the ratio of the
