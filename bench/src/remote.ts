@@ -3,12 +3,13 @@
  * on 127.0.0.1) with 1, 2, 4 and 8 writers, each with its own local repository, on separate sessions and on one
  * shared session, and the conflict rate; as ratios to the same writers writing the same turns locally only (the
  * contenders alternate within one run). A turn: append a question, commit, append the answer, and (remote) `sync`.
+ * Each writer gives its nodes ids of its own, so a turn re-applied after a conflict keeps them.
  * Writers run concurrently in this process; the server's CGI processes run beside it.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/remote.ts [--quick]`
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -38,6 +39,8 @@ export interface RemoteBenchRow {
 /** What {@link runRemoteBench} measures. */
 export interface RemoteBenchResult {
   readonly rows: readonly RemoteBenchRow[];
+  /** Turns per writer and the machine's load when the run started (other work on the machine slows the server's CGI processes most). */
+  readonly notes: readonly string[];
 }
 
 async function writeTurns(repos: readonly Repo[], sessions: readonly string[], turns: number, remote: Remote | undefined): Promise<{ ms: number; conflicts: number; latencies: number[] }> {
@@ -47,13 +50,15 @@ async function writeTurns(repos: readonly Repo[], sessions: readonly string[], t
   await Promise.all(
     repos.map(async (repo, w) => {
       const name = sessions[w % sessions.length] ?? '';
+      // each writer's node ids are its own: a re-applied turn keeps them (see Repo.sync)
+      const ids = (session: string, seq: number): string => `w${w}-${session}-${seq}`;
       for (let i = 0; i < turns; i++) {
         const t0 = performance.now();
-        const s = await repo.openSession(name);
+        const s = await repo.openSession(name, { ids });
         await s.append({ role: 'user', output: `writer ${w} question ${i}` });
         await s.commit();
         await s.append({ role: 'assistant', output: `writer ${w} answer ${i}` });
-        if (remote !== undefined) conflicts += (await repo.sync(remote, { session: name })).conflicts;
+        if (remote !== undefined) conflicts += (await repo.sync(remote, { session: name, ids })).conflicts;
         latencies.push(performance.now() - t0);
       }
     }),
@@ -114,9 +119,10 @@ async function one(writers: number, mode: 'separate' | 'shared', turns: number):
  */
 export async function runRemoteBench(opts: { quick: boolean }): Promise<RemoteBenchResult> {
   const turns = opts.quick ? 2 : 10;
+  const load = loadavg().map((l) => l.toFixed(1)).join(', ');
   const rows: RemoteBenchRow[] = [];
   for (const mode of ['separate', 'shared'] as const) for (const writers of [1, 2, 4, 8]) rows.push(await one(writers, mode, turns));
-  return { rows };
+  return { rows, notes: [`${turns} turns per writer${opts.quick ? ' (quick)' : ''}; load average at the start ${load} on ${cpus().length} cores`] };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

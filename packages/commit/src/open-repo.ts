@@ -10,6 +10,7 @@ import type { OpenGitOptions } from './git/open-git.js';
 import { Repo } from './repo.js';
 import type { AuthCallback, Remote } from './remote/remote.js';
 import { resolveRemote } from './remote/remote.js';
+import { sweepWorkRefs } from './remote/sync-work-ref.js';
 import { GitNodeStore } from './store/git-node-store.js';
 import { checkSummarizer } from './summarizer/check-summarizer.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
@@ -70,7 +71,9 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
  * shares). The lock names its owner (host, pid): the next writer of that ref takes it over at once when that process
  * is dead, and a lock of another host (or of git) once older than `staleLockMs` (30 s by default). A live writer's
- * lock is never removed: its competitors get a retryable `RefConflictError` (reason `locked`) naming it.
+ * lock is never removed: its competitors get a retryable `RefConflictError` (reason `locked`) naming it. A sync that
+ * died in the middle of a rebase left its work ref under `refs/ctxgit-sync/` (the session's DAG ref still at its
+ * local tip): opening removes those of dead processes of this host.
  * @throws {@link NotCtxgitRepoError} when the directory holds something else (another git repository, other files); `GitIoError` when the file system fails
  * @example
  * ```ts
@@ -97,6 +100,7 @@ export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
     await recoverStaleLocks(git, { olderThanMs: opts.recoverLocksOlderThanMs });
     await removeTempObjects(git, { olderThanMs: opts.recoverLocksOlderThanMs });
   }
+  await sweepWorkRefs(git);
   const store = new GitNodeStore(git, { clock });
   const origin = opts.remote === undefined ? undefined : { remote: opts.remote, ...(opts.onAuth === undefined ? {} : { onAuth: opts.onAuth }) };
   return new Repo({ git, store, location, commits: new Map() }, clock, opts.summarizer, origin);

@@ -222,7 +222,8 @@ export class Repo {
   /**
    * Fetches sessions from a git server: only the refs of those sessions and the objects this repository lacks.
    * Local DAG writes the remote lacks are kept: a session the remote moved meanwhile gets its pending nodes
-   * re-appended after the remote's head (same ids), and its next `commit()` re-commits them.
+   * re-appended after the remote's head (same ids and content, new seqs; an id the remote took for another node is
+   * renamed and reported in `renamed`), and its next `commit()` re-commits them.
    *
    * @param remote - the server
    * @param opts - `sessions` (default: every session the remote holds) and `onAuth`
@@ -240,8 +241,12 @@ export class Repo {
 
   /**
    * Makes a session's pending turn reach the remote, whoever else writes it: fetch, re-apply the pending nodes on top
-   * of the remote's (the DAG is append-only and node ids are unique, so nothing is lost or doubled), re-commit, push;
-   * again after a typed conflict, up to `maxAttempts` rounds. When it returns, the turn is acknowledged.
+   * of the remote's (the DAG is append-only, so nothing is lost or doubled), re-commit, push; again after a typed
+   * conflict, up to `maxAttempts` rounds. When it returns, the turn is acknowledged. Re-applying is exact when each
+   * backend's node ids are its own (`ids`, e.g. `(s, seq) => backend + '-' + seq`): the nodes keep their ids and
+   * content, only their `seq` and the first one's predecessor change. With the default ids (from session and seq) two
+   * backends that raced wrote the same id, and the loser's nodes are renamed (`renamed`). A sync that dies mid-rebase
+   * leaves the session's DAG ref at its local tip: the next sync starts over.
    *
    * @param remote - the server
    * @param opts - the session, `onAuth`, `maxAttempts` (50), `backoff`, `sleep`, and the session options used to re-commit

@@ -8,6 +8,7 @@ import { rebaseDag } from './rebase-dag.js';
 import { trackingRef } from './remote.js';
 import { RemoteUnknownSessionError } from './remote-errors.js';
 import { sessionOfRef, sessionRefs, TRANSFER_PREFIX } from './session-refs.js';
+import { sweepWorkRefs } from './sync-work-ref.js';
 import type { Transport } from './transport.js';
 import { download, listRemoteRefs } from './transport.js';
 
@@ -17,7 +18,11 @@ export interface FetchResult {
   readonly sessions: readonly string[];
   /** Sessions whose pending local turn was re-applied on top of the remote's: their next `commit()` re-commits it. */
   readonly reapplied: readonly string[];
-  /** Ids of the re-applied nodes, before → after (an id follows from session and seq, and the seq moved). */
+  /**
+   * Re-applied nodes that had to take a new id, before → after: the remote held another node under their id (ids made
+   * from session and seq alone, the default, collide when two backends appended at the same seq). Empty when every
+   * writer's ids are its own (see `SessionOptions.ids`): a re-applied node keeps its id.
+   */
   readonly renamed: Readonly<Record<string, string>>;
   /** Local refs that moved, sorted. */
   readonly updated: readonly string[];
@@ -67,6 +72,7 @@ async function adoptSession(core: RepoCore, t: Transport, session: string, refs:
  * repository lacks. Local DAG writes the remote lacks are kept (re-applied on top, see `rebaseDag`).
  */
 export async function fetchSessions(core: RepoCore, t: Transport, wanted: readonly string[] | undefined, clock: () => number, opts: { readonly missingOk?: boolean; readonly ids?: IdGenerator } = {}): Promise<FetchResult> {
+  await sweepWorkRefs(core.git);
   const refs = await listRemoteRefs(t, TRANSFER_PREFIX);
   const available = remoteSessions(refs);
   const missing = (wanted ?? []).filter((s) => !available.includes(s));
@@ -93,6 +99,6 @@ export async function fetchSessions(core: RepoCore, t: Transport, wanted: readon
   }
   for (const s of sessions) await adoptSession(core, t, s, refs, reapplied.has(s), updated);
   const renamed: Record<string, string> = {};
-  for (const ids of reapplied.values()) for (const [from, to] of ids) renamed[from] = to;
+  for (const ids of reapplied.values()) for (const [from, to] of ids) if (from !== to) renamed[from] = to;
   return { sessions, reapplied: [...reapplied.keys()].sort(), renamed, updated: updated.sort() };
 }

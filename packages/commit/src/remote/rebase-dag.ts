@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IdGenerator, Node, SessionRecord } from '@ctxgit/dag';
 import { canonicalJson } from '../canonical-json.js';
 import type { GitContext } from '../git/git-context.js';
@@ -8,10 +7,12 @@ import { readPath } from '../git/read-path.js';
 import { readRef } from '../git/read-ref.js';
 import { GitNodeStore } from '../store/git-node-store.js';
 import type { CommitIndexEntry } from '../store/git-node-store.js';
+import { dagRef as sessionDagRef } from '../refs.js';
 import { nodePath, RECORD_PATH } from '../store/internal/dag-layout.js';
 import { mergeBase } from './merge-base.js';
 import { moveRef } from './move-ref.js';
 import { RemoteRejectedError } from './remote-errors.js';
+import { dropWorkRef, newWorkRef } from './sync-work-ref.js';
 
 const decoder = new TextDecoder();
 
@@ -50,7 +51,7 @@ async function pendingWrites(ctx: GitContext, session: string, tip: string, base
 export interface DagRebase {
   /** The session's DAG ref's new value. */
   readonly tip: string;
-  /** When the session's pending nodes were re-appended after the remote's head: their ids before → after. */
+  /** When the session's pending nodes were re-appended after the remote's head: each one's id before → after (the same id unless the remote took it). */
   readonly reapplied: ReadonlyMap<string, string> | undefined;
 }
 
@@ -58,23 +59,28 @@ export interface DagRebase {
  * Rebuilds one session's local DAG commits the remote lacks (`local` after its merge base with `remote`) on top of
  * the remote's DAG commit of that session. When the remote did not touch the session since the merge base, its
  * nodes, record and commit index entries are written exactly as here; when the remote moved, the pending nodes are
- * re-appended after the remote's head, as an append would write them now: same content, the next `seq`s, their ids
- * from `ids` (ids are a function of session and seq, so two backends that appended at the same seq wrote the same
- * id), edges between them renamed alike; their ContextCommits are dropped (never acknowledged; the next commit makes
- * them again). Nodes the remote already holds byte for byte (a push whose answer was lost) are left out, and an index
- * entry the remote already set is kept. `local` stays in a work ref while the session's DAG ref (moved from `local`
- * to `remote` by compare-and-swap) takes the writes; on failure the ref goes back to `local`.
+ * re-appended after the remote's head: same ids and content, the next `seq`s, the first one's predecessor the
+ * remote's head. A node keeps its id unless the remote holds another node under it (ids made from session and seq
+ * alone, the default, collide when two backends appended at the same seq): that one takes the id `ids` gives its
+ * new seq, and edges to it are renamed alike. Their ContextCommits are dropped (never acknowledged; the next commit
+ * makes them again). Nodes the remote already holds byte for byte (a push whose answer was lost) are left out, and an
+ * index entry the remote already set is kept.
+ *
+ * Crash-safe: the rebase is built under a work ref of its own ({@link newWorkRef}, starting at `remote`); the
+ * session's DAG ref moves once, by compare-and-swap from `local` to the finished tip. A crash before leaves the DAG
+ * ref at `local` (the next sync rebases again) and a work ref that {@link sweepWorkRefs} removes.
+ *
+ * @throws `CommitConflictError` (retryable) when a local writer moved the DAG ref meanwhile
  */
 export async function rebaseDag(ctx: GitContext, session: string, dagRef: string, local: string, remote: string, clock: () => number, ids: IdGenerator): Promise<DagRebase> {
   const base = await mergeBase(ctx, local, remote);
   const pending = await pendingWrites(ctx, session, local, base);
   const mine = await jsonAt<SessionRecord>(ctx, local, RECORD_PATH);
   const before = base === null ? undefined : await jsonAt<SessionRecord>(ctx, base, RECORD_PATH);
-  const work = `refs/ctxgit-sync/${randomUUID()}`;
-  await moveRef(ctx, session, work, null, local);
-  await moveRef(ctx, session, dagRef, local, remote);
-  const store = new GitNodeStore(ctx, { clock, maxAttempts: 1 });
+  const work = newWorkRef(ctx, session);
+  await moveRef(ctx, session, work, null, remote);
   try {
+    const store = new GitNodeStore(ctx, { clock, maxAttempts: 1, dagRefOf: (s) => (s === session ? work : sessionDagRef(s)) });
     const theirs = await store.getSession(session);
     const nodes: Node[] = [];
     for (const id of pending.nodeIds) {
@@ -102,18 +108,19 @@ export async function rebaseDag(ctx: GitContext, session: string, dagRef: string
         await store.writeWithIndex(session, null, index);
       }
     } else {
-      const renamed = new Map<string, string>();
-      const to = (id: string): string => renamed.get(id) ?? id;
+      reapplied = new Map<string, string>();
+      const to = (id: string): string => reapplied?.get(id) ?? id;
       let seq = theirs.nextSeq;
       const moved: Node[] = [];
+      const taken = async (id: string): Promise<boolean> => moved.some((m) => m.id === id) || (await store.nodeIn(session, id)) !== undefined;
       for (const n of [...nodes].sort((a, b) => a.seq - b.seq)) {
         const { predecessor, caller, reads, ...rest } = n;
         // appended after the head the session had at the merge base (a root when it was empty): goes after the remote's head
-        const onTop = caller === undefined && (predecessor === undefined || !renamed.has(predecessor)) && (predecessor ?? null) === (before?.head ?? null);
+        const onTop = caller === undefined && (predecessor === undefined || !reapplied.has(predecessor)) && (predecessor ?? null) === (before?.head ?? null);
         const pred = onTop ? (theirs.head ?? undefined) : predecessor === undefined ? undefined : to(predecessor);
-        const id = ids(session, seq);
-        if ((await store.nodeIn(session, id)) !== undefined) throw new RemoteRejectedError(dagRef, `node id ${id} of session ${session} is taken on the remote: the id generator must give every (session, seq) its own id`);
-        renamed.set(n.id, id);
+        const id = (await taken(n.id)) ? ids(session, seq) : n.id;
+        if (id !== n.id && (await taken(id))) throw new RemoteRejectedError(dagRef, `node id ${n.id} of session ${session} is taken on the remote, and so is ${id}: the id generator must give every (session, seq) its own id`);
+        reapplied.set(n.id, id);
         moved.push({
           ...rest,
           id,
@@ -123,17 +130,14 @@ export async function rebaseDag(ctx: GitContext, session: string, dagRef: string
           ...(reads === undefined ? {} : { reads: reads.map(to) }),
         });
       }
-      const head = mine.head !== null && renamed.has(mine.head) ? to(mine.head) : theirs.head;
+      const head = mine.head !== null && reapplied.has(mine.head) ? to(mine.head) : theirs.head;
       const next = { ...theirs, head, nextSeq: seq, agentRunning: mine.agentRunning, version: theirs.version + 1 };
-      await store.writeWithIndex(session, { expected: theirs, next, nodes: moved }, await indexOf(renamed));
-      reapplied = renamed;
+      await store.writeWithIndex(session, { expected: theirs, next, nodes: moved }, await indexOf(reapplied));
     }
-    const tip = (await readRef(ctx, dagRef)) ?? remote;
+    const tip = (await readRef(ctx, work)) ?? remote;
+    await moveRef(ctx, session, dagRef, local, tip);
     return { tip, reapplied };
-  } catch (err) {
-    await moveRef(ctx, session, dagRef, await readRef(ctx, dagRef), local);
-    throw err;
   } finally {
-    await moveRef(ctx, session, work, local, null);
+    await dropWorkRef(ctx, work);
   }
 }

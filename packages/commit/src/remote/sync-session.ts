@@ -15,7 +15,7 @@ export interface SyncResult extends PushResult {
   readonly conflicts: number;
   /** True when the pending turn was re-applied on top of another backend's and re-committed. */
   readonly reapplied: boolean;
-  /** Ids of the re-applied nodes, before → after (empty when nothing was re-applied). */
+  /** Re-applied nodes that had to take a new id, before → after (see `FetchResult.renamed`); empty when ids are unique per writer. */
   readonly renamed: Readonly<Record<string, string>>;
 }
 

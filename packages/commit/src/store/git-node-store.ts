@@ -35,6 +35,12 @@ export interface GitNodeStoreOptions {
   readonly maxAttempts?: number;
   /** Waits between attempts that met a held lock, in milliseconds. @defaultValue a `setTimeout` promise */
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * The ref holding a session's DAG. Sync builds a rebase under a work ref this way, so that the session's own ref
+   * moves once, from the old tip to the finished one. @defaultValue `refs/ctxgit/sessions/<session>/dag`
+   * @internal
+   */
+  readonly dagRefOf?: (session: string) => string;
 }
 
 /** One entry of the commit index: the latest ContextCommit the session made with `node` as its head. */
@@ -130,6 +136,7 @@ export class GitNodeStore implements NodeStore {
   readonly #author: { readonly name: string; readonly email: string };
   readonly #maxAttempts: number;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #refOf: (session: string) => string;
   /** The tree of the last DAG commit read per ref (commits are immutable; a long import's message is not decoded per read). */
   readonly #treeOf = new Map<string, DagState>();
   /** Sessions where `getNode` found its last nodes, most recent first: looked in before the others. */
@@ -149,6 +156,7 @@ export class GitNodeStore implements NodeStore {
     this.#author = { name: author.name, email: author.email };
     this.#maxAttempts = maxAttempts;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#refOf = options.dagRefOf ?? dagRef;
   }
 
   /**
@@ -158,7 +166,7 @@ export class GitNodeStore implements NodeStore {
    * @returns the commit oid, or null
    */
   async head(session: string): Promise<string | null> {
-    return readRef(this.ctx, dagRef(session));
+    return readRef(this.ctx, this.#refOf(session));
   }
 
   /**
@@ -176,7 +184,7 @@ export class GitNodeStore implements NodeStore {
   }
 
   async #state(session: string): Promise<DagState | null> {
-    const ref = dagRef(session);
+    const ref = this.#refOf(session);
     const head = await readRef(this.ctx, ref);
     if (head === null) return null;
     const known = this.#treeOf.get(ref);
@@ -373,7 +381,7 @@ export class GitNodeStore implements NodeStore {
     });
     index.forEach((e, i) => edits.push({ path: commitIndexPath(e.node), oid: pointers[i]?.oid ?? null, type: 'blob' }));
     const message = dagMessage(session, change, index);
-    const ref = dagRef(session);
+    const ref = this.#refOf(session);
     for (let attempt = 1; ; attempt++) {
       const state = await this.#state(session);
       const current = state === null ? undefined : await this.#record(state.tree, session);

@@ -62,6 +62,9 @@ describe.each([2, 4, 8])('%i backend processes through one git server', (backend
           expect(q, `${r.tag} question ${i} in ${s}`).toBeGreaterThanOrEqual(0);
           expect(outputs.lastIndexOf(`${r.tag} question ${i}`)).toBe(q);
           expect(outputs[q + 1]).toBe(`${r.tag} answer ${i}`);
+          // re-applied exactly: the nodes kept the ids their backend gave them
+          expect(along[q]?.id.startsWith(`${r.tag}-`)).toBe(true);
+          expect(along[q + 1]?.id.startsWith(`${r.tag}-`)).toBe(true);
         }
       }
       // the remote's latest ContextCommit holds the whole line
