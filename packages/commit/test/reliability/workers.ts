@@ -13,6 +13,7 @@ export interface WorkerRun {
   /** Exit code, or the signal that ended it. */
   readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   kill(): void;
+  readonly pid: number | undefined;
 }
 
 /** Spawns `node --conditions=@ctxgit/source --import tsx turn-worker.ts <gitdir> <session> <label> <turns> <mode>`. */
@@ -39,5 +40,5 @@ export function startWorker(gitdir: string, session: string, label: string, turn
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr })));
-  return { acks, commits, conflicts, done, kill: () => child.kill('SIGKILL') };
+  return { acks, commits, conflicts, done, kill: () => child.kill('SIGKILL'), pid: child.pid };
 }

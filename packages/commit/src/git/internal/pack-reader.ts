@@ -146,12 +146,17 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
 /**
  * Reads an object from the repository's packs (version-2 indexes; `OFS_DELTA` and `REF_DELTA` entries resolved), or
  * null when no pack holds it. The pack list is read again when an object is missing, so packs written (or rolled up)
- * by another process are found.
+ * by another process are found, and again for as long as packs vanish under the reader: a pack removed by another
+ * process's roll-up proves that a newer pack holds its objects, and on a loaded machine several roll-ups can pass
+ * during one read. A pack that vanished before (an index a crash left without its pack) does not count twice, so the
+ * read ends.
  */
 export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject | null> {
   const state = stateOf(ctx);
-  for (let pass = 0; pass < 2; pass++) {
-    if (pass === 1 || state.packs.size === 0) await refresh(ctx);
+  const vanished = new Set<string>();
+  for (let pass = 0, again = true; again; pass++) {
+    again = pass === 0;
+    if (pass > 0 || state.packs.size === 0) await refresh(ctx);
     for (const p of state.packs.values()) {
       const offset = findOffset(p, oid);
       if (offset === undefined) continue;
@@ -159,8 +164,9 @@ export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid
         return await entryAt(ctx, p, offset, readBase);
       } catch (err) {
         // a pack rolled up meanwhile (or an index left without its pack by a crash): another pack holds the object
-        if (err instanceof GitIoError && err.data['errno'] === 'ENOENT') continue;
-        throw err;
+        if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
+        if (!vanished.has(p.name)) again = true;
+        vanished.add(p.name);
       }
     }
   }
