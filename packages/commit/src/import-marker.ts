@@ -12,7 +12,8 @@ import { writeBlob } from './git/write-blob.js';
 import { writeCommit } from './git/write-commit.js';
 import { writeTree } from './git/write-tree.js';
 import { sessionOfRefComponent, sessionRefComponent } from './refs.js';
-import type { Repo } from './repo.js';
+import { Repo } from './repo.js';
+import { validateRefComponent } from './git/validate-ref-name.js';
 
 /** Prefix of the import markers: `refs/ctxgit/imports/<session>` exists while an import of that session runs. */
 export const IMPORTS_PREFIX = 'refs/ctxgit/imports/';
@@ -44,12 +45,24 @@ export async function readImportMarker(ctx: GitContext, oid: string): Promise<In
   return r['format'] === 1 && typeof r['session'] === 'string' && typeof r['resume'] === 'string' ? { session: r['session'], resume: r['resume'] } : undefined;
 }
 
-function gitOf(repo: Repo): GitContext {
-  return repo.git;
+function gitOf(repo: unknown): GitContext {
+  let isRepo = false;
+  try {
+    isRepo = repo instanceof Repo;
+  } catch {
+    isRepo = false; // a revoked proxy, a throwing getPrototypeOf trap
+  }
+  if (!isRepo) throw new InvalidOptionError('repo', typeof repo, 'a Repo from openRepo');
+  return (repo as Repo).git;
 }
 
 function checkText(name: string, value: unknown): asserts value is string {
   if (typeof value !== 'string' || value === '' || value.length > 10_000) throw new InvalidOptionError(name, typeof value === 'string' ? value.slice(0, 100) : typeof value, 'a non-empty string of at most 10,000 characters');
+}
+
+function checkSession(session: unknown): asserts session is string {
+  checkText('session', session);
+  validateRefComponent(session, 'session');
 }
 
 /**
@@ -61,7 +74,7 @@ function checkText(name: string, value: unknown): asserts value is string {
  * @param repo - the repository
  * @param session - the session the import writes
  * @param resume - what resumes the import when it is killed (for `ctxgit import`: the same command line)
- * @throws {@link InvalidOptionError} for an empty or non-string `session` or `resume`; the errors of `compareAndSwapRef`
+ * @throws {@link InvalidOptionError} for a `repo` that is not one, an empty or non-string `session` or `resume`; `InvalidNameError` for a session name that cannot be a ref component; the errors of `compareAndSwapRef`
  * @example
  * ```ts
  * await markImport(repo, 'chat-42', 'ctxgit import chat.jsonl --format openai-chat --session chat-42');
@@ -70,9 +83,9 @@ function checkText(name: string, value: unknown): asserts value is string {
  * ```
  */
 export async function markImport(repo: Repo, session: string, resume: string): Promise<void> {
-  checkText('session', session);
-  checkText('resume', resume);
   const ctx = gitOf(repo);
+  checkSession(session);
+  checkText('resume', resume);
   const blob = await writeBlob(ctx, `${canonicalJson({ format: 1, session, resume })}\n`);
   const tree = await writeTree(ctx, [{ mode: '100644', path: IMPORT_MARKER_FILE, oid: blob, type: 'blob' }]);
   const who = { name: 'ctxgit', email: 'ctxgit@localhost', timestamp: 0, timezoneOffset: 0 };
@@ -87,15 +100,15 @@ export async function markImport(repo: Repo, session: string, resume: string): P
  *
  * @param repo - the repository
  * @param session - the imported session
- * @throws {@link InvalidOptionError} for an empty or non-string `session`; `RefConflictError` when a live writer holds the marker's lock
+ * @throws {@link InvalidOptionError} for a `repo` that is not one or an empty or non-string `session`; `InvalidNameError` for a session name that cannot be a ref component; `RefConflictError` when a live writer holds the marker's lock
  * @example
  * ```ts
  * await clearImportMarker(repo, 'chat-42');
  * ```
  */
 export async function clearImportMarker(repo: Repo, session: string): Promise<void> {
-  checkText('session', session);
   const ctx = gitOf(repo);
+  checkSession(session);
   const ref = importMarkerRef(session);
   const current = await readRef(ctx, ref);
   if (current !== null) await deleteRef(ctx, ref, current);
@@ -107,6 +120,7 @@ export async function clearImportMarker(repo: Repo, session: string): Promise<vo
  *
  * @param repo - the repository
  * @returns `{ session, resume }` for each
+ * @throws {@link InvalidOptionError} for a `repo` that is not one
  * @example
  * ```ts
  * for (const i of await incompleteImports(repo)) console.error(`${i.session}: run ${i.resume}`);
