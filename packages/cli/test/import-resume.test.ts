@@ -4,9 +4,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openRepo, readRef, verifyRepo } from '@ctxgit/commit';
+import { incompleteImports, openRepo, readRef, verifyRepo } from '@ctxgit/commit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SIMPLE_TRAJ } from './helpers.js';
 
@@ -28,18 +28,25 @@ function runImport(repo: string): { status: number | null; stdout: string; stder
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Starts an import and kills it `afterMs` after its first write to the repository on disk (a session ref appears). */
-async function killedImport(repo: string, afterMs: number): Promise<NodeJS.Signals | null> {
+/**
+ * Starts an import; with `afterMs`, kills it that long after its first write to the repository on disk (a session ref
+ * appears). Returns how it ended and how long it wrote (from that first write to its exit).
+ */
+async function importRun(repo: string, afterMs?: number): Promise<{ signal: NodeJS.Signals | null; code: number | null; writingMs: number }> {
   const child = spawn(process.execPath, importArgs(repo), { cwd: ROOT, env: { ...process.env, CTXGIT_REPO: '' }, stdio: 'ignore' });
   let timer: NodeJS.Timeout | undefined;
+  let wrote: number | undefined;
   const poll = setInterval(() => {
-    if (timer === undefined && existsSync(join(repo, 'refs', 'ctxgit', 'sessions'))) timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    if (wrote === undefined && existsSync(join(repo, 'refs', 'ctxgit', 'sessions'))) {
+      wrote = Date.now();
+      if (afterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    }
   }, 5);
   return new Promise((resolve) =>
-    child.on('exit', (_code, signal) => {
+    child.on('exit', (code, signal) => {
       clearInterval(poll);
       clearTimeout(timer);
-      resolve(signal);
+      resolve({ signal, code, writingMs: Date.now() - (wrote ?? Date.now()) });
     }),
   );
 }
@@ -54,38 +61,67 @@ describe('ctxgit import killed with SIGKILL', () => {
     const base = mkdtempSync(join(tmpdir(), 'ctxgit-import-kill-'));
     dirs.push(base);
     const clean = join(base, 'clean.git');
-    const started = Date.now();
-    expect(runImport(clean).status).toBe(0);
-    const took = Date.now() - started;
+    const first = await importRun(clean);
+    expect(first.code).toBe(0);
     const cleanRepo = await openRepo({ dir: clean });
     const want = await readRef(cleanRepo.git, 'refs/ctxgit/sessions/traj/context');
-    let killed = 0;
-    const counts = { kills: 0, killedMidImport: 0, killedBeforeWriting: 0, reruns: 0, resumedEqualToClean: 0 };
+    const counts = { kills: 0, killedMidImport: 0, reportedIncomplete: 0, killedAfterCompletion: 0, killedBeforeWriting: 0, reruns: 0, resumedEqualToClean: 0 };
     for (let k = 0; k < KILLS; k++) {
       const repo = join(base, `victim-${k}.git`);
       // seeded moments spread over the writing part of the run
-      const signal = await killedImport(repo, Math.round((took / 8) * ((k + 0.5) / KILLS)));
+      const { signal } = await importRun(repo, Math.round(first.writingMs * ((k + 0.5) / KILLS)));
+      let complete = false;
       counts.kills++;
-      if (signal === 'SIGKILL') killed++;
       if (signal === 'SIGKILL' && existsSync(join(repo, 'ctxgit.json'))) {
         counts.killedMidImport++;
         expect(fsck(repo)).toEqual([]);
         const opened = await openRepo({ dir: repo });
-        expect((await verifyRepo(opened)).issues.filter((i) => i.severity === 'error')).toEqual([]);
+        const report = await verifyRepo(opened);
+        expect(report.issues.filter((i) => i.severity === 'error')).toEqual([]);
+        // verify lists the session as an incomplete import, with the command that resumes it (the same one)
+        const incomplete = report.issues.filter((i) => i.code === 'E_VERIFY_IMPORT_INCOMPLETE');
+        const marked = await incompleteImports(opened);
+        if (marked.length > 0) {
+          counts.reportedIncomplete++;
+          expect(marked.map((m) => m.session)).toEqual(['traj']);
+          expect(marked[0]?.resume).toBe(`ctxgit import ${resolve(SIMPLE_TRAJ)} --format swe-agent --session traj --model openai:gpt-4o --clock-step 60 --repo ${repo}`);
+          expect(incomplete.map((i) => [i.path, i.severity])).toEqual([['refs/ctxgit/imports/traj', 'warning']]);
+          expect(incomplete[0]?.message).toContain(marked[0]?.resume ?? '-');
+          if (counts.reportedIncomplete === 1) {
+            // the CLI prints it
+            const text = spawnSync(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', BIN, 'verify', '--repo', repo], { cwd: ROOT, encoding: 'utf8' });
+            expect(text.status).toBe(0);
+            expect(text.stdout).toContain(`warning E_VERIFY_IMPORT_INCOMPLETE refs/ctxgit/imports/traj: the import of session "traj" did not finish`);
+            expect(text.stdout).toContain(marked[0]?.resume ?? '-');
+          }
+        } else {
+          // no marker: the kill came before the import wrote anything of the session, or after it completed
+          expect(incomplete).toEqual([]);
+          const context = await readRef(opened.git, 'refs/ctxgit/sessions/traj/context').catch(() => null);
+          expect(context === null || context === want).toBe(true);
+          complete = context === want;
+        }
       }
       if (signal === 'SIGKILL' && !existsSync(join(repo, 'ctxgit.json'))) counts.killedBeforeWriting++;
       const again = runImport(repo);
       counts.reruns++;
-      // an import the kill did not interrupt is complete: the re-run says so; otherwise it resumes and completes
-      if (signal === 'SIGKILL') expect(again.status, again.stderr).toBe(0);
+      // an import the kill did not interrupt (killed after it cleared its marker) is complete: the re-run says so;
+      // otherwise it resumes and completes
+      if (complete || signal !== 'SIGKILL') expect(again.stderr).toContain('holds this transcript already');
+      else expect(again.status, again.stderr).toBe(0);
+      if (complete) counts.killedAfterCompletion++;
       const done = await openRepo({ dir: repo });
       expect(await readRef(done.git, 'refs/ctxgit/sessions/traj/context')).toBe(want);
-      expect((await verifyRepo(done)).ok).toBe(true);
+      const final = await verifyRepo(done);
+      expect(final.ok).toBe(true);
+      expect(final.issues.filter((i) => i.code === 'E_VERIFY_IMPORT_INCOMPLETE')).toEqual([]);
+      expect(await incompleteImports(done)).toEqual([]);
       expect(fsck(repo)).toEqual([]);
       counts.resumedEqualToClean++;
     }
     mkdirSync(join(ROOT, 'packages', 'commit', 'test', 'reliability', '.counts'), { recursive: true });
     writeFileSync(join(ROOT, 'packages', 'commit', 'test', 'reliability', '.counts', 'import-kill.json'), `${JSON.stringify({ ...counts, writtenAt: new Date().toISOString() }, null, 2)}\n`);
     expect(counts.killedMidImport).toBeGreaterThan(0);
+    expect(counts.reportedIncomplete).toBeGreaterThan(0);
   }, 600_000);
 });

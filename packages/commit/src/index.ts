@@ -63,6 +63,8 @@ export { canonicalJson } from './canonical-json.js';
 export { diffCommits } from './diff-commits.js';
 export type { CommitDiff, ItemChange } from './diff-commits.js';
 export { verifyRepo } from './verify/verify-repo.js';
+export { clearImportMarker, incompleteImports, markImport } from './import-marker.js';
+export type { IncompleteImport } from './import-marker.js';
 export type { VerifyCounts, VerifyIssue, VerifyIssueCode, VerifyOptions, VerifyReport } from './verify/verify-report.js';
 export { GitNodeStore } from './store/git-node-store.js';
 export type { CommitIndexEntry, GitNodeStoreOptions } from './store/git-node-store.js';

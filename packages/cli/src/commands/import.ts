@@ -1,8 +1,9 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Transcript } from '@ctxgit/dag';
 import { entryInput } from '@ctxgit/dag';
 import type { Repo, Session } from '@ctxgit/commit';
-import { canonicalJson, openRepo, validateRefComponent } from '@ctxgit/commit';
+import { canonicalJson, clearImportMarker, incompleteImports, markImport, openRepo, validateRefComponent } from '@ctxgit/commit';
 import { resolveModel } from '@ctxgit/tokenize';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -69,7 +70,8 @@ is placed --clock-step seconds after the entry before it; the first entry of a t
 ${new Date(SYNTHETIC_EPOCH_MS).toISOString()}.
 
 Nothing is written on failure: the import is first replayed into an in-memory repository. An import that was
-killed is resumed by running the same command again (the nodes it wrote are recognized byte for byte).
+killed is resumed by running the same command again (the nodes it wrote are recognized byte for byte); until it
+completes, \`ctxgit verify\` lists its sessions as incomplete imports, with that command.
 
 JSON (--json): { "sessions": [{ "id", "nodes", "commits" }] }`,
     )
@@ -105,18 +107,25 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
     }
     const repo = await openOrCreate(dir, { fsync: opts.fsync });
     const taken = new Set(await repo.listSessions());
+    const marked = new Set((await incompleteImports(repo)).map((m) => m.session));
     const resume = new Map<string, Resume>();
     for (const [i, n] of named.entries()) {
       if (!taken.has(n.session)) continue;
       const written = await importedPrefix(repo, planned[i] ?? []);
-      if (written === undefined || written === (planned[i] ?? []).length) {
+      // a session this import wrote completely before it was killed (its marker is still set) resumes with nothing to write
+      if (written === undefined || (written === (planned[i] ?? []).length && !marked.has(n.session))) {
         const why = written === undefined ? 'is not an import of this transcript' : 'holds this transcript already';
         throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(n.session)} already exists in ${dir} and ${why}; import with another --session`, { session: n.session });
       }
       resume.set(n.session, { skip: written, ids: (planned[i] ?? []).map((json) => (JSON.parse(json) as { id: string }).id) });
     }
+    // each session is marked until the whole import is written (verify reports a marked session as an incomplete
+    // import, with this command line to resume it); a re-run of the same command finds the marker and resumes
+    const again = resumeCommand(file, dir, opts);
+    for (const { session } of named) await markImport(repo, session, again);
     const out = await replayAll(repo, named, opts, progress, '', resume);
     await repo.gc(); // the import's packs (one per write) and whatever was there become one pack
+    for (const { session } of named) await clearImportMarker(repo, session);
     for (const { session, transcript } of named) {
       if (transcript.malformed.length > 0) io.stderr.write(`ctxgit: ${session}: skipped ${transcript.malformed.length} malformed (first: ${transcript.malformed[0]?.reason ?? ''})\n`);
     }
@@ -124,6 +133,22 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
   } finally {
     progress.done();
   }
+}
+
+/** A shell word: as is when it is plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/u.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** The command line that runs this import again (and so resumes it): absolute paths, every option that shapes it. */
+function resumeCommand(file: string, dir: string, opts: ImportOptions): string {
+  const words = ['ctxgit', 'import', resolve(file), '--format', opts.format, ...(opts.session === undefined ? [] : ['--session', opts.session]), '--model', opts.model];
+  if (opts.budget !== undefined) words.push('--budget', String(opts.budget));
+  words.push('--clock-step', String(opts.clockStep));
+  if (opts.skipMalformed === true) words.push('--skip-malformed');
+  if (!opts.fsync) words.push('--no-fsync');
+  words.push('--repo', resolve(dir));
+  return words.map(shellWord).join(' ');
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * Stable codes of the problems {@link verifyRepo} reports. Errors make `ok` false; `E_VERIFY_STALE_LOCK`,
- * `E_VERIFY_TEMP_FILE`, `E_VERIFY_UNKNOWN_REF` and `E_VERIFY_RECORD_FAILED` are warnings (what a crash or another tool leaves behind, harmless).
+ * `E_VERIFY_TEMP_FILE`, `E_VERIFY_UNKNOWN_REF` and `E_VERIFY_RECORD_FAILED` are warnings (what a crash or another tool leaves behind, harmless);
+ * so is `E_VERIFY_IMPORT_INCOMPLETE`: an import that started and did not finish (what it wrote is sound; its message
+ * says what resumes it).
  */
 export type VerifyIssueCode =
   | 'E_VERIFY_NOT_CTXGIT'
@@ -11,6 +13,7 @@ export type VerifyIssueCode =
   | 'E_VERIFY_REF_MISMATCH'
   | 'E_VERIFY_UNKNOWN_REF'
   | 'E_VERIFY_STALE_LOCK'
+  | 'E_VERIFY_IMPORT_INCOMPLETE'
   | 'E_VERIFY_TEMP_FILE'
   | 'E_VERIFY_OBJECT_CORRUPT'
   | 'E_VERIFY_CONFIG_INVALID'

@@ -4,7 +4,7 @@
 // RELIABILITY_SCALE=10 (npm run reliability:full) makes 10,000.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRepo } from '../../src/index.js';
+import { clearImportMarker, incompleteImports, markImport, openRepo } from '../../src/index.js';
 import type { FsLike, Repo, Session } from '../../src/index.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
 import { FaultFs } from './fault-fs.js';
@@ -125,6 +125,9 @@ const ENTRY_POINTS: [string, fc.Arbitrary<Gen[]>, (args: unknown[]) => Promise<u
   ['session.log', fc.tuple(anyValue), ([v]) => chat.log(v as never)],
   ['session.expand', fc.tuple(anyValue, anyValue), ([k, o]) => chat.expand(k as never, o as never)],
   ['verifyRepo', fc.tuple(anyValue), ([o]) => verifyRepo(tiny, o as never)],
+  ['markImport', fc.tuple(anyValue, anyValue), ([n, r]) => markImport(repo, n as never, r as never)],
+  ['clearImportMarker', fc.tuple(anyValue), ([n]) => clearImportMarker(repo, n as never)],
+  ['incompleteImports', fc.tuple(anyValue), ([r]) => incompleteImports(r as never)],
 ];
 
 describe('every public entry point, any JavaScript value: typed errors only, nothing written on refusal', () => {

@@ -75,6 +75,9 @@ describe.each(STORAGES)('async callers in one process (storage %#)', (make) => {
   });
 });
 
+// This case once failed under very heavy load: a worker read an object as missing because two pack roll-ups of other
+// processes passed during one read (each process rolls packs up after its turns). Readers now re-read the pack list
+// while packs vanish under them; pack-race.test.ts forces that interleaving.
 describe('several processes on one repository', () => {
   it('3 processes on one session and 2 on their own: no append lost or duplicated; conflicts typed; DAG valid', async () => {
     const gitdir = join(tempDir(), 'ctx.git');

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CommitConflictError, RefConflictError, compareAndSwapRef, openGit, openRepo, readRef, recoverStaleLocks, removeTempObjects, writeBlob } from '../../src/index.js';
 import type { Repo } from '../../src/index.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
-import { chainOf, cleanTemps, fsck, seeded, tempDir, writeCounts } from './support.js';
+import { chainOf, cleanTemps, deadLock, exitedPid, fsck, seeded, tempDir, writeCounts } from './support.js';
 import { startWorker } from './workers.js';
 
 afterAll(cleanTemps);
@@ -18,17 +18,6 @@ const WRITERS = 8;
 
 const totals = { d1Rounds: 0, d1Writers: WRITERS, d1StaleLocksPlanted: 0, d1Acknowledged: 0, d1Present: 0, d1Lost: 0, d1Duplicates: 0, d1Conflicts: 0, processRounds: 0, processAcknowledged: 0, processLost: 0 };
 afterAll(() => writeCounts('locks', totals));
-
-/** A lock record as a writer of `pid` on this host writes it. */
-function deadLock(pid: number, nonce = 'deadbeefdeadbeef'): string {
-  return `${JSON.stringify({ ctxgitLock: 1, host: hostname(), pid, nonce, time: Date.now() })}\n`;
-}
-
-/** The pid of a process that ran and exited: a real dead writer's. */
-function exitedPid(): number {
-  const run = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-  return Number(run.stdout);
-}
 
 async function blob(ctx: Awaited<ReturnType<typeof openGit>>, text: string): Promise<string> {
   return writeBlob(ctx, text);

@@ -141,3 +141,14 @@ export async function chainOf(repo: Repo, session: string): Promise<string[]> {
   }
   return chain;
 }
+
+/** A lock record as a writer of `pid` on this host writes it. */
+export function deadLock(pid: number, nonce = 'deadbeefdeadbeef'): string {
+  return `${JSON.stringify({ ctxgitLock: 1, host: hostname(), pid, nonce, time: Date.now() })}\n`;
+}
+
+/** The pid of a process that ran and exited: a real dead writer's. */
+export function exitedPid(): number {
+  const run = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(run.stdout);
+}

@@ -18,19 +18,29 @@ async function listIndexes(ctx: GitContext): Promise<string[]> {
   }
 }
 
-/** Re-reads the list of packs (one `readdir`): new ones are loaded (their index), removed ones forgotten. */
-export async function refresh(ctx: GitContext): Promise<void> {
+/**
+ * Re-reads the list of packs (one `readdir`): new ones are loaded (their index), removed ones forgotten. True when the
+ * list changed (a pack appeared or went, or an index went between the listing and its read).
+ */
+export async function refresh(ctx: GitContext): Promise<boolean> {
   const state = stateOf(ctx);
   const names = await listIndexes(ctx);
-  for (const name of [...state.packs.keys()]) if (!names.includes(name)) state.packs.delete(name);
+  let changed = false;
+  for (const name of [...state.packs.keys()]) {
+    if (names.includes(name)) continue;
+    state.packs.delete(name);
+    changed = true;
+  }
   for (const name of names) {
     if (state.packs.has(name)) continue;
+    changed = true;
     const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${name}.idx`);
     if (bytes === null) continue;
     const idx = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (idx.length < 1072 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new CorruptObjectError(`pack index ${name}.idx`, 'not a version-2 pack index');
     state.packs.set(name, { name, idx, count: idx.readUInt32BE(8 + 255 * 4), pack: undefined });
   }
+  return changed;
 }
 
 /** The offset of `oid` in the pack, by binary search in its index's sorted names; undefined when absent. */
@@ -164,12 +174,18 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
 /**
  * Reads an object from the repository's packs (version-2 indexes; `OFS_DELTA` and `REF_DELTA` entries resolved), or
  * null when no pack holds it. The pack list is read again when an object is missing, so packs written (or rolled up)
- * by another process are found.
+ * by another process are found, and again for as long as it changes under the reader: a pack removed by another
+ * process's roll-up proves that a newer pack holds its objects, and a listing taken while another process renames a
+ * new pack in and removes old ones may show neither (readdir is not atomic); on a loaded machine several roll-ups can
+ * pass during one read. The object is missing only when a listing equal to the one before does not hold it (a pack
+ * that vanished before, such as an index a crash left without its pack, does not count twice).
  */
 export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject | null> {
   const state = stateOf(ctx);
-  for (let pass = 0; pass < 2; pass++) {
-    if (pass === 1 || state.packs.size === 0) await refresh(ctx);
+  const vanished = new Set<string>();
+  for (let pass = 0, again = true; again; pass++) {
+    again = pass === 0;
+    if ((pass > 0 || state.packs.size === 0) && (await refresh(ctx)) && pass > 0) again = true;
     for (const p of state.packs.values()) {
       const offset = findOffset(p, oid);
       if (offset === undefined) continue;
@@ -177,8 +193,9 @@ export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid
         return await entryAt(ctx, p, offset, readBase);
       } catch (err) {
         // a pack rolled up meanwhile (or an index left without its pack by a crash): another pack holds the object
-        if (err instanceof GitIoError && err.data['errno'] === 'ENOENT') continue;
-        throw err;
+        if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
+        if (!vanished.has(p.name)) again = true;
+        vanished.add(p.name);
       }
     }
   }

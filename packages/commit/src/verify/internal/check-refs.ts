@@ -4,6 +4,7 @@ import { listRefs } from '../../git/list-refs.js';
 import { readBlob } from '../../git/read-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';
 import { readRef } from '../../git/read-ref.js';
+import { IMPORTS_PREFIX, readImportMarker } from '../../import-marker.js';
 import { SESSIONS_PREFIX, sessionOfRefComponent } from '../../refs.js';
 import type { CommitStart } from './commit-start.js';
 import type { DagModel } from './check-dag.js';
@@ -13,6 +14,17 @@ import { entryOf } from './walk-tree.js';
 
 /** The ref {@link verifyRepo} records its token in. */
 export const VERIFIED_REF = 'refs/ctxgit/verified';
+
+/** An import marker: the import of its session started and did not finish; says what resumes it. */
+async function reportImport(v: Verifier, ref: string, oid: string): Promise<void> {
+  const marker = await readImportMarker(v.git, oid).catch(() => undefined);
+  const session = sessionOfRefComponent(ref.slice(IMPORTS_PREFIX.length));
+  if (marker === undefined || marker.session !== session) {
+    report(v, 'E_VERIFY_REF_WRONG_TYPE', ref, `not an import marker of session ${JSON.stringify(session)}`);
+    return;
+  }
+  report(v, 'E_VERIFY_IMPORT_INCOMPLETE', ref, `the import of session ${JSON.stringify(session)} did not finish (it was killed or failed); run the same command again to resume it: ${marker.resume}`, 'warning');
+}
 
 /** Every ref resolves to an existing object; ctxgit's refs to commits of the right kind. Returns where to start the commit walk. */
 export async function checkRefs(v: Verifier, dag: DagModel): Promise<CommitStart[]> {
@@ -41,6 +53,10 @@ export async function checkRefs(v: Verifier, dag: DagModel): Promise<CommitStart
       continue;
     }
     if (ref === VERIFIED_REF) continue; // checked by the append-only check
+    if (ref.startsWith(IMPORTS_PREFIX)) {
+      await reportImport(v, ref, oid);
+      continue;
+    }
     const rest = ref.startsWith(SESSIONS_PREFIX) ? ref.slice(SESSIONS_PREFIX.length).split('/') : [];
     const session = sessionOfRefComponent(rest[0] ?? '');
     const kind = rest.slice(1);
