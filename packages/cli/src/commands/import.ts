@@ -142,7 +142,7 @@ function shellWord(word: string): string {
 
 /** The command line that runs this import again (and so resumes it): absolute paths, every option that shapes it. */
 function resumeCommand(file: string, dir: string, opts: ImportOptions): string {
-  const words = ['ctxgit', 'import', resolve(file), '--format', opts.format, ...(opts.session === undefined ? [] : ['--session', opts.session]), '--model', opts.model];
+  const words = ['ctxgit', 'import', resolve(file), ...(opts.format === undefined ? [] : ['--format', opts.format]), ...(opts.session === undefined ? [] : ['--session', opts.session]), '--model', opts.model];
   if (opts.budget !== undefined) words.push('--budget', String(opts.budget));
   words.push('--clock-step', String(opts.clockStep));
   if (opts.skipMalformed === true) words.push('--skip-malformed');
