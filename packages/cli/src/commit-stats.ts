@@ -42,6 +42,28 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
     const encoding = resolveModel(c.model, { window: c.window }).encoding;
     let tokenizer = tokenizers.get(encoding);
     if (tokenizer === undefined) tokenizers.set(encoding, (tokenizer = await loadTokenizer(encoding)));
+    // A session with a request frame counts each item with its message wrappers: the full history is counted the same
+    // way, with the wrapper tokens its full items show (a message's, and a tool call's on top).
+    const nodeTokens = async (id: string): Promise<number | undefined> => {
+      let t = fullOf.get(id);
+      if (t === undefined) {
+        const node = (await repo.store.forSession(c.session).getNode(id)) ?? (await repo.store.getNode(id));
+        if (node === undefined) return undefined;
+        fullOf.set(id, (t = itemFromNode(node, tokenizer).tokens));
+      }
+      return t;
+    };
+    const wrap = { message: Infinity, tool: Infinity };
+    for (const item of c.items) {
+      if (item.state !== 'full' || item.reason === 'capped' || item.sourceNodeId.startsWith('sm_')) continue;
+      const t = await nodeTokens(item.sourceNodeId);
+      if (t === undefined) continue;
+      const kind = item.role === 'tool' ? 'tool' : 'message';
+      wrap[kind] = Math.min(wrap[kind], Math.max(0, item.tokens - t));
+    }
+    const perMessage = Number.isFinite(wrap.message) ? wrap.message : 0;
+    const perTool = Number.isFinite(wrap.tool) ? wrap.tool : perMessage;
+    const wrapped = (role: string, t: number): number => t + (role === 'tool' ? perTool : perMessage);
     let full = 0;
     for (const item of c.items) {
       if (item.state === 'summary') {
@@ -49,19 +71,14 @@ export async function commitStats(repo: Repo, commits: readonly ContextCommit[],
         let t = fullOf.get(item.key);
         if (t === undefined) {
           t = 0;
-          for (const o of (await (await repo.openSession(c.session)).expand(item.key, { commit: c.id })).originals) t += itemFromNode(o.node, tokenizer).tokens;
+          for (const o of (await (await repo.openSession(c.session)).expand(item.key, { commit: c.id })).originals) t += wrapped(o.node.role, itemFromNode(o.node, tokenizer).tokens);
           fullOf.set(item.key, t);
         }
         full += t;
         continue;
       }
-      let t = fullOf.get(item.sourceNodeId);
-      if (t === undefined) {
-        const node = (await repo.store.forSession(c.session).getNode(item.sourceNodeId)) ?? (await repo.store.getNode(item.sourceNodeId));
-        t = node === undefined ? item.tokens : itemFromNode(node, tokenizer).tokens;
-        fullOf.set(item.sourceNodeId, t);
-      }
-      full += t;
+      const t = await nodeTokens(item.sourceNodeId);
+      full += t === undefined ? item.tokens : wrapped(item.role, t);
     }
     // the render only measures the cacheable prefix: it names the commit's own model, whatever the provider
     const body = render(c, { ...options, model: options.model ?? c.model.slice(c.model.indexOf(':') + 1) });

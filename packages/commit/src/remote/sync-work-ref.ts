@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deleteRef } from '../git/delete-ref.js';
-import { RefConflictError } from '../git/errors.js';
+import { GitIoError, RefConflictError } from '../git/errors.js';
 import type { GitContext } from '../git/git-context.js';
 import { tempFileOwner, tempOwnerTag } from '../git/internal/lock-record.js';
 import { stateOf } from '../git/internal/state.js';
@@ -35,7 +35,7 @@ async function namesIn(ctx: GitContext, dir: string): Promise<string[]> {
     return (await ctx.fs.promises.readdir(dir)).map(String);
   } catch (err) {
     if (isNotFound(err) || errnoOf(err) === 'ENOTDIR') return [];
-    throw err;
+    throw new GitIoError('readdir', dir, err);
   }
 }
 
