@@ -28,8 +28,8 @@ $G ls-tree -r --name-only "$latest" items/
 item=$($G ls-tree -r --name-only "$latest" items/ | sed -n 2p)
 echo "== one item: $item"
 $G show "$latest:$item"; echo
-origin=$($G show "$latest:$item" | sed -n 's/.*"origin":"\([0-9a-f]*\)".*/\1/p')
-node=$($G show "$latest:$item" | sed -n 's/.*"sourceNodeId":"\([^"]*\)".*/\1/p')
+origin=$($G show "$latest:$item" | sed -n 's/.*"origin": *"\([0-9a-f]*\)".*/\1/p')
+node=$($G show "$latest:$item" | sed -n 's/.*"sourceNodeId": *"\([^"]*\)".*/\1/p')
 echo "== its original DAG node, by the blob id the item records ($origin)"
 $G cat-file -p "$origin"; echo
 h=$(printf %s "$node" | sha1sum | cut -c1-4)

@@ -46,7 +46,7 @@ describe.each(Object.keys(PROVIDER) as RequestFormat[])('a session with a %s req
         if (e.role === 'assistant' && ids.length > 0) {
           try {
             const c = await s.commit();
-            const body = { ...render(c, { provider: PROVIDER[format], allowAssistantLast: true }), tools: TOOLS[format] };
+            const body = { ...render(c, { provider: PROVIDER[format], allowAssistantLast: true, model: format === 'anthropic-messages' ? 'claude-sonnet-4-5' : 'gpt-4o' }), tools: TOOLS[format] };
             const sent = countRequest(format, body, tokenizer).total;
             largest = Math.max(largest, sent);
             expect(sent + OUTPUT_RESERVE, `${name}: commit ${c.id} renders ${sent} tokens`).toBeLessThanOrEqual(WINDOW);
