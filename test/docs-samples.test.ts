@@ -10,33 +10,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider } from '../examples/chat-backend/test/fake-provider.js';
 import type { FakeProvider } from '../examples/chat-backend/test/fake-provider.js';
+import { fencedBlocks } from './fenced-blocks.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'test', '.samples');
-
-interface Sample {
-  readonly file: string;
-  readonly line: number;
-  readonly info: string;
-  readonly code: string;
-}
-
-/** Fenced blocks of a markdown text, with the info string and 1-based line of the opening fence. */
-export function fencedBlocks(markdown: string, file: string): Sample[] {
-  const out: Sample[] = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*(.*)$/.exec(lines[i] ?? '');
-    if (open === null) continue;
-    const fence = open[2] ?? '```';
-    const body: string[] = [];
-    let j = i + 1;
-    for (; j < lines.length && !(lines[j] ?? '').trim().startsWith(fence); j++) body.push(lines[j] ?? '');
-    out.push({ file, line: i + 1, info: (open[3] ?? '').trim(), code: body.join('\n') });
-    i = j;
-  }
-  return out;
-}
 
 const docs = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f))];
 const samples = docs.flatMap((path) => fencedBlocks(readFileSync(path, 'utf8'), path.slice(root.length + 1)));
