@@ -3,6 +3,7 @@ import { checkInvariants, extendValid, isValid, learnValid } from './invariants.
 import { diffCounts } from './diff-counts.js';
 import { firstChanged } from './first-changed.js';
 import { factsOf } from './list-facts.js';
+import { SUMMARY_MARKER } from './summary-marker.js';
 import { hasKey } from './key-index.js';
 import { changesSince, recordEdit } from './list-lineage.js';
 import { defaultRules } from './default-rules.js';
@@ -36,6 +37,9 @@ export function executePipeline(
   if (frame !== undefined) checkFrame(frame);
   const cache = context.cache ?? new RulesCache();
   const countTokens = tokenCounter(cache, context, frame);
+  // In a request, a summary's text follows the marker render puts before it: counted where the budget is the request.
+  const marker = frame?.overhead === undefined ? 0 : context.tokenizer.count(SUMMARY_MARKER);
+  const itemTokens = (it: ContextItem): number => countTokens(it.blocks) + (it.state === 'summary' ? marker : 0);
   const rules: readonly Rule[] = context.rules ?? cache.part(newStandardRules);
   const version = pipelineVersion(rules);
   // A list that passed the invariants has unique keys; others are checked once here.
@@ -82,7 +86,7 @@ export function executePipeline(
   extendValid(cache, parentItems, cur);
   const reports: RuleReport[] = [];
   for (const rule of rules) {
-    const next = settle(cache, cur, rule.apply(cur, ctx), countTokens);
+    const next = settle(cache, cur, rule.apply(cur, ctx), itemTokens);
     const at = next === cur ? undefined : changesSince(cache, next, cur, 2)?.changed;
     if (next !== cur) checkInvariants(cache, rule.name, cur, next, at);
     reports.push(diffCounts(rule.name, cur, next, at));

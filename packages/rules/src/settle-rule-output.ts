@@ -22,14 +22,14 @@ function inPlace(cache: RulesCache, cur: readonly ContextItem[], raw: readonly C
  * A rule's list with token counts corrected where the content changed (a copy only when one is). When the rule
  * kept every key in place, only the changed positions are looked at and the edit of `cur` is recorded in `cache`.
  */
-export function settle(cache: RulesCache, cur: readonly ContextItem[], raw: readonly ContextItem[], countTokens: (blocks: ContextItem['blocks']) => number): readonly ContextItem[] {
+export function settle(cache: RulesCache, cur: readonly ContextItem[], raw: readonly ContextItem[], countTokens: (item: ContextItem) => number): readonly ContextItem[] {
   if (raw === cur) return cur;
   const changed = inPlace(cache, cur, raw);
   let fixed: ContextItem[] | undefined;
   const fix = (i: number, p: ContextItem | undefined): void => {
     const it = raw[i] as ContextItem;
     if (p === it) return;
-    const tokens = p !== undefined && p.blocks === it.blocks ? p.tokens : countTokens(it.blocks);
+    const tokens = p !== undefined && p.blocks === it.blocks ? p.tokens : countTokens(it);
     if (tokens === it.tokens) return;
     fixed ??= raw.slice();
     fixed[i] = { ...it, tokens };

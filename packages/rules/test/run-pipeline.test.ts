@@ -165,13 +165,14 @@ describe('runPipelineAsync', () => {
 describe('runPipeline with a request frame', () => {
   const overhead = { format: 'openai-chat', perMessage: 4, perToolCall: 3, perRequest: 3 } as const;
 
-  it('counts every item with its wrappers and gives the history what the window leaves', () => {
+  it('counts every item with its wrappers (a summary with its marker) and gives the history what the window leaves', () => {
     const b = agent(30);
     const frame = { window: 3000, outputReserve: 500, fixedTokens: 200, overhead };
     const r = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, request: frame });
     for (const it of r.items) {
       const text = quarterTokenizer.count(it.blocks.map((x) => (x.type === 'text' ? x.text : x.type === 'tool_call' ? `${x.name}(${x.arguments})` : x.output)).join('\n'));
-      expect(it.tokens).toBe(text + 4 + (it.role === 'tool' ? 3 : 0));
+      // a summary also counts the `[Summary] ` marker render puts before it
+      expect(it.tokens).toBe(text + 4 + (it.role === 'tool' ? 3 : 0) + (it.state === 'summary' ? quarterTokenizer.count('[Summary] ') : 0));
     }
     const system = r.items.filter((i) => i.role === 'system').reduce((n, i) => n + i.tokens, 0);
     const historyBudget = 3000 - 500 - 200 - 3 - system;
