@@ -4,7 +4,7 @@ export type CliErrorData = { readonly [key: string]: unknown };
 /**
  * Base class of every error the `ctxgit` command raises itself (errors of the packages keep their own classes
  * and codes). `code` is stable: `E_CLI_USAGE`, `E_CLI_NO_REPO`, `E_CLI_READ_FILE`, `E_CLI_FORMAT`,
- * `E_CLI_UNKNOWN_COMMIT`, `E_CLI_UNKNOWN_SESSION`, `E_CLI_SESSION_EXISTS`, `E_CLI_VERIFY_FAILED`.
+ * `E_CLI_UNKNOWN_COMMIT`, `E_CLI_UNKNOWN_SESSION`, `E_CLI_SESSION_EXISTS`, `E_CLI_VERIFY_FAILED`, `E_CLI_BAD_DATE`.
  *
  * @example
  * ```ts

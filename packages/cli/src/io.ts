@@ -16,6 +16,6 @@ export interface CliIo {
   readonly stderr: CliStream;
   /** Directory relative paths are resolved against. */
   readonly cwd: string;
-  /** Environment variables; only `CTXGIT_REPO`, `CTXGIT_REMOTE_USER` and `CTXGIT_REMOTE_PASSWORD` are read. */
+  /** Environment variables; only `CTXGIT_REPO`, `CTXGIT_REMOTE_USER`, `CTXGIT_REMOTE_PASSWORD` and `SOURCE_DATE_EPOCH` are read. */
   readonly env: { readonly [name: string]: string | undefined };
 }

@@ -22,7 +22,7 @@ export async function openExisting(dir: string, clock?: Clock): Promise<Repo> {
   return openRepo({ dir, ...(clock === undefined ? {} : { clock }) });
 }
 
-/** Opens a repository for writing, creating it when the directory is missing or empty; `fsync: false` trades crash safety for speed. */
-export async function openOrCreate(dir: string, opts: { readonly fsync?: boolean } = {}): Promise<Repo> {
-  return openRepo({ dir, ...(opts.fsync === false ? { fsync: false } : {}) });
+/** Opens a repository for writing, creating it when the directory is missing or empty; `fsync: false` trades crash safety for speed; `clock` dates its writes (default: now). */
+export async function openOrCreate(dir: string, opts: { readonly fsync?: boolean; readonly clock?: Clock } = {}): Promise<Repo> {
+  return openRepo({ dir, ...(opts.fsync === false ? { fsync: false } : {}), ...(opts.clock === undefined ? {} : { clock: opts.clock }) });
 }

@@ -81,6 +81,7 @@ export function errorCases(f: ErrorFixture): ErrorCase[] {
     { name: 'fork: invalid name', args: ['fork', 'bad name\u0007', '--session', 'main', ...r], exit: 1, code: 'E_GIT_INVALID_NAME', untouched: [f.repo] },
     { name: 'fork: unknown fork point', args: ['fork', 'alt2', '--session', 'main', '--at', 'nope', ...r], exit: 1, code: 'E_CLI_UNKNOWN_NODE', untouched: [f.repo] },
     { name: 'merge: into itself', args: ['merge', 'main', '--session', 'main', ...r], exit: 1, code: 'E_COMMIT_SELF_MERGE', untouched: [f.repo] },
+    { name: 'merge: bad --date', args: ['merge', 'alt', '--session', 'main', '--date', 'tomorrow', ...r], exit: 2, code: 'E_CLI_BAD_DATE', untouched: [f.repo] },
     { name: 'merge: unknown peer', args: ['merge', 'nope', '--session', 'main', ...r], exit: 1, code: 'E_CLI_UNKNOWN_SESSION', untouched: [f.repo] },
     { name: 'expand: unknown summary', args: ['expand', 'sm_nope', '--session', 'main', ...r], exit: 1, code: 'E_COMMIT_UNKNOWN_ITEM', untouched: [f.repo] },
     { name: 'verify: missing repository', args: ['verify', '--repo', files.missingRepo], exit: 1, code: 'E_CLI_NO_REPO', untouched: [files.missingRepo] },

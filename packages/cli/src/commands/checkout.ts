@@ -9,9 +9,11 @@ import { repoPath, withCommon } from '../options.js';
 import { emit } from '../output.js';
 import { resolveSession } from '../resolve-session.js';
 import { stateCounts, statesText } from '../states.js';
+import { withDate, writeClock } from '../write-date.js';
 
 interface CheckoutOptions extends CommonOptions {
   readonly session?: string;
+  readonly date?: number;
 }
 
 /** A node id, or the head node of a commit id; refuses anything the repository does not hold. */
@@ -28,7 +30,7 @@ export async function resolveNode(repo: Repo, target: string): Promise<string> {
 
 /** The `checkout` command: moves a session's head (display-only) and shows its commit. */
 export function checkoutCommand(io: CliIo): Command {
-  return withCommon(
+  return withDate(withCommon(
     new Command('checkout')
       .description(
         "Move a session's head to a node (a sibling from a retry or edit, another branch) and find or write that head's commit. " +
@@ -36,10 +38,11 @@ export function checkoutCommand(io: CliIo): Command {
       )
       .argument('<node>', 'node id, or a commit id or prefix (its head node)')
       .addOption(new Option('--session <name>', 'the session (default: the only session of the repository)')),
-  )
+  ))
     .addHelpText('after', '\nJSON (--json): { "session", "head", "siblings": { "index", "total" }, "commit", "totalTokens", "states" }')
     .action(async (target: string, opts: CheckoutOptions) => {
-      const repo = await openExisting(repoPath(io, opts));
+      const clock = writeClock(io, opts.date);
+      const repo = await openExisting(repoPath(io, opts), clock);
       const s = await repo.openSession(await resolveSession(repo, opts.session));
       const node = await resolveNode(repo, target);
       const c = await s.checkout(node, { commit: true });

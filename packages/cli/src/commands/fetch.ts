@@ -5,22 +5,25 @@ import type { CommonOptions } from '../options.js';
 import { repoPath, withCommon } from '../options.js';
 import { emit } from '../output.js';
 import { collect, envAuth, remoteOf } from '../remote-auth.js';
+import { withDate, writeClock } from '../write-date.js';
 
 interface FetchOptions extends CommonOptions {
   readonly session?: string[];
+  readonly date?: number;
 }
 
 /** The `fetch` command (and `clone`, which fetches into a new repository): `Repo.fetch` of `@ctxgit/commit`. */
 function transferIn(io: CliIo, name: 'fetch' | 'clone', description: string): Command {
-  return withCommon(
+  return withDate(withCommon(
     new Command(name)
       .description(description)
       .argument('<url>', 'http(s) URL of the server repository, without credentials (set CTXGIT_REMOTE_USER and CTXGIT_REMOTE_PASSWORD)')
       .addOption(new Option('--session <name>', 'a session to fetch (repeat for more; default: every session of the server)').argParser(collect)),
-  )
+  ))
     .addHelpText('after', '\nJSON (--json): { "sessions", "reapplied", "renamed", "updated" }')
     .action(async (url: string, opts: FetchOptions) => {
-      const repo = await openOrCreate(repoPath(io, opts));
+      const clock = writeClock(io, opts.date);
+      const repo = await openOrCreate(repoPath(io, opts), clock === undefined ? {} : { clock });
       const auth = envAuth(io);
       const result = await repo.fetch(remoteOf(url), { ...(opts.session === undefined ? {} : { sessions: opts.session }), ...(auth === undefined ? {} : { onAuth: auth }) });
       emit(io, opts, {

@@ -6,16 +6,18 @@ import { repoPath, withCommon } from '../options.js';
 import { emit } from '../output.js';
 import { resolveSession } from '../resolve-session.js';
 import { stateCounts, statesText } from '../states.js';
+import { withDate, writeClock } from '../write-date.js';
 
 interface MergeOptions extends CommonOptions {
   readonly session?: string;
   readonly instruction?: string;
   readonly base?: string;
+  readonly date?: number;
 }
 
 /** The `merge` command: merges peer sessions into a target with a multi-parent commit. */
 export function mergeCommand(io: CliIo): Command {
-  return withCommon(
+  return withDate(withCommon(
     new Command('merge')
       .description(
         'Merge peer sessions into the target session: one attach pointer per peer, an optional instruction, and a commit whose git parents ' +
@@ -25,10 +27,11 @@ export function mergeCommand(io: CliIo): Command {
       .addOption(new Option('--session <name>', 'the target session (default: the only session of the repository)'))
       .addOption(new Option('--instruction <text>', 'user message appended after the merged context'))
       .addOption(new Option('--base <peer>', 'the peer whose block is locked (default: the first peer)')),
-  )
+  ))
     .addHelpText('after', '\nJSON (--json): { "session", "commit", "parentIds", "totalTokens", "states" }')
     .action(async (peers: string[], opts: MergeOptions) => {
-      const repo = await openExisting(repoPath(io, opts));
+      const clock = writeClock(io, opts.date);
+      const repo = await openExisting(repoPath(io, opts), clock);
       const target = await resolveSession(repo, opts.session);
       for (const p of peers) await resolveSession(repo, p);
       const c = await repo.merge({
