@@ -1,9 +1,9 @@
 // Runs every shell block (```sh, ```bash, ```shell) of README.md, docs/*.md and examples/**/README.md as written, line
 // by line, the way a new user pastes them on a fresh machine: with a PATH that holds node and the system tools but no
 // pnpm, and `npx ctxgit` for the CLI (which must be built: `npm test` builds before it runs vitest). Each file's blocks
-// run in order in one temporary copy of the repository (<tmp>/repo: the scripts and the demo example copied, every
-// other top-level entry linked), next to <tmp>/shared (the corpus the commands name as ../shared/corpus), so that
-// nothing a command writes lands in the working tree. What the test fills in, and nothing else:
+// run in order in one temporary copy of the repository (<tmp>/repo: a link to each top-level entry), next to <tmp>/shared (the corpus the commands name as ../shared/corpus), so that
+// nothing a command writes lands in the working tree; a file whose blocks run an npm script (`npm run demo`) runs in
+// the clone itself, since pnpm checks its install against the workspace. What the test fills in, and nothing else:
 // - `/tmp/ctx.git` becomes `<tmp>/ctx.git`, a directory of this run;
 // - `<commit>` becomes the newest commit `npx ctxgit log --json` lists for the line's `--repo`;
 // - a line of `ctxgit serve` runs until it prints its URL; the URL must answer 200, then the server is stopped.
@@ -12,7 +12,7 @@
 // required and such blocks are kept few. `sh no-run` is not accepted: use the comment. Inline commands in the prose
 // (`npx ctxgit …` in backticks) are checked against the CLI's parser: each names a real command and real options.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,16 +80,9 @@ function workspace(): { tmp: string; cwd: string } {
   tmps.push(tmp);
   symlinkSync(realpathSync(shared), join(tmp, 'shared'));
   const cwd = join(tmp, 'repo');
-  mkdirSync(join(cwd, 'examples'), { recursive: true });
+  mkdirSync(cwd);
   for (const name of readdirSync(root)) {
-    if (['.git', '.demo', '.ctxgit', '.ctxgit-chat', 'examples', 'scripts'].includes(name)) continue;
-    symlinkSync(join(root, name), join(cwd, name));
-  }
-  // scripts and the demo find the project root from their own path: copies, so that they write under <tmp>/repo
-  cpSync(join(root, 'scripts'), join(cwd, 'scripts'), { recursive: true });
-  for (const name of readdirSync(join(root, 'examples'))) {
-    if (name === 'demo') cpSync(join(root, 'examples', name), join(cwd, 'examples', name), { recursive: true });
-    else symlinkSync(join(root, 'examples', name), join(cwd, 'examples', name));
+    if (!['.git', '.demo', '.ctxgit', '.ctxgit-chat'].includes(name)) symlinkSync(join(root, name), join(cwd, name));
   }
   return { tmp, cwd };
 }
@@ -98,8 +91,8 @@ function workspace(): { tmp: string; cwd: string } {
 const command = (line: string): string => line.replace(/\s+#.*$/, '');
 
 /** Runs a `ctxgit serve` line until it prints its URL, checks the URL answers 200, and stops it. */
-async function serveOnce(script: string, cwd: string, env: Record<string, string>): Promise<{ url: string; status: number }> {
-  const child = spawn('sh', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+async function serveOnce(shell: string, script: string, cwd: string, env: Record<string, string>): Promise<{ url: string; status: number }> {
+  const child = spawn(shell, ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -131,31 +124,37 @@ describe('shell blocks of README.md, docs/*.md and examples/**/README.md', () =>
 
   for (const file of files.filter((f) => (blocks.get(f) ?? []).some((b) => b.notRun === undefined))) {
     it.skipIf(!onPath('git') || onPath('pnpm') || !cliBuilt || !existsSync(shared))(`${file}: every line exits 0, without pnpm on the PATH`, async () => {
-      const { tmp, cwd } = workspace();
+      // npm scripts run in the clone itself: pnpm checks its install against the workspace, which a copy is not (and
+      // would reinstall through the copy's links). `npm run demo` writes its own .demo/ there, as for a user.
+      const runnable = (blocks.get(file) ?? []).filter((b) => b.notRun === undefined);
+      const inClone = runnable.some((b) => /^\s*npm /m.test(b.code));
+      const { tmp, cwd } = inClone ? { tmp: mkdtempSync(join(tmpdir(), 'ctxgit-docs-shell-')), cwd: root } : workspace();
+      if (inClone) tmps.push(tmp);
       const env: Record<string, string> = { PATH, HOME: process.env['HOME'] ?? tmp, npm_config_yes: 'true', npm_config_offline: 'true', npm_config_update_notifier: 'false' };
-      for (const block of (blocks.get(file) ?? []).filter((b) => b.notRun === undefined)) {
+      for (const block of runnable) {
         // a line ending in `\` goes on on the next one
         const lines = block.code
           .replaceAll('/tmp/ctx.git', join(tmp, 'ctx.git'))
           .replace(/\\\n/g, ' ')
           .split('\n')
           .filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+        const shell = block.info.startsWith('bash') ? 'bash' : 'sh'; // a bash block may use bash's expansions
         let vars = '';
         for (const raw of lines) {
           let line = raw;
           const where = `${file}:${block.line}: ${raw}`;
           if (command(line).includes('<commit>')) {
             const repo = /--repo\s+(\S+)/.exec(command(line))?.[1] ?? '.ctxgit';
-            const log = spawnSync('sh', ['-c', `${vars}npx ctxgit log --json --repo ${repo}`], { cwd, env, encoding: 'utf8' });
+            const log = spawnSync(shell, ['-c', `${vars}npx ctxgit log --json --repo ${repo}`], { cwd, env, encoding: 'utf8' });
             expect(log.status, `${where}\n${log.stderr}`).toBe(0);
             line = line.replaceAll('<commit>', ((JSON.parse(log.stdout) as { id: string }[]).at(-1) as { id: string }).id);
           }
           expect(command(line).match(/<[A-Za-z][\w-]*>/g) ?? [], `${where}: a placeholder the test cannot fill`).toEqual([]);
           if (/\bctxgit serve\b/.test(command(line))) {
-            expect(await serveOnce(`${vars}${line}`, cwd, env), where).toMatchObject({ status: 200 });
+            expect(await serveOnce(shell, `${vars}${line}`, cwd, env), where).toMatchObject({ status: 200 });
             continue;
           }
-          const r = spawnSync('sh', ['-c', `${vars}${line}`], { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+          const r = spawnSync(shell, ['-c', `${vars}${line}`], { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
           expect(r.status, `${where}\n${r.stderr}`).toBe(0);
           if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(command(line).trim())) vars += `${command(line).trim()}; `;
         }
@@ -182,19 +181,23 @@ describe('inline `ctxgit …` commands of the docs', () => {
   const io = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: root, env: {} };
   const commands = new Map<string, Command>(COMMANDS.map((make) => make(io)).map((c) => [c.name(), c]));
   const global = new Set(['--help', '-h', '--version', '-V']);
+  it('no doc tells a fresh machine to run `pnpm ctxgit` (pnpm is not on its PATH)', () => {
+    for (const file of files) expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/pnpm ctxgit/);
+  });
   for (const file of files) {
     const found = inlineCommands(file);
     it.skipIf(found.length === 0)(`${file}: each names a real command and real options`, () => {
       for (const { line, words } of found) {
         const where = `${file}:${line}: ctxgit ${words.join(' ')}`;
         const [name, ...rest] = words;
-        if (name === undefined || global.has(name) || name === 'help' || name === '<command>') continue;
+        // `ctxgit <command>` and other placeholders, and `ctxgit viewer on <url>` (what serve prints), name no command
+        if (name === undefined || global.has(name) || name === 'help' || name.startsWith('<') || (name === 'viewer' && rest[0] === 'on')) continue;
         const cmd = commands.get(name);
         expect(cmd, `${where}: no command ${name}`).toBeDefined();
         const known = new Set([...(cmd?.options ?? []).flatMap((o) => [o.long, o.short, o.negate ? o.long : undefined]), ...global]);
         for (const w of rest) {
           const flag = /^(--?[A-Za-z][\w-]*)/.exec(w)?.[1];
-          if (flag !== undefined && !w.startsWith('-…')) expect(known.has(flag), `${where}: ${name} has no option ${flag}`).toBe(true);
+          if (flag !== undefined) expect(known.has(flag), `${where}: ${name} has no option ${flag}`).toBe(true);
         }
       }
     });
