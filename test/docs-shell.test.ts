@@ -16,7 +16,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../packages/cli/src/commands/index.js';
 import { fencedBlocks } from './fenced-blocks.js';
@@ -179,7 +178,7 @@ function inlineCommands(file: string): { line: number; words: string[] }[] {
 
 describe('inline `ctxgit …` commands of the docs', () => {
   const io = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: root, env: {} };
-  const commands = new Map<string, Command>(COMMANDS.map((make) => make(io)).map((c) => [c.name(), c]));
+  const commands = new Map<string, ReturnType<(typeof COMMANDS)[number]>>(COMMANDS.map((make) => make(io)).map((c) => [c.name(), c]));
   const global = new Set(['--help', '-h', '--version', '-V']);
   it('no doc tells a fresh machine to run `pnpm ctxgit` (pnpm is not on its PATH)', () => {
     for (const file of files) expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/pnpm ctxgit/);
