@@ -18,25 +18,32 @@ export const COUNTS_DIR = fileURLToPath(new URL('./.counts/', import.meta.url));
  * CLI: Linux's cutime + cstime in /proc/self/stat, 100 ticks a second); null where /proc is missing.
  */
 export function cpuSeconds(): number | null {
-  let children: number;
+  const children = childCpuSeconds();
+  const own = process.cpuUsage();
+  return children === null ? null : (own.user + own.system) / 1e6 + children;
+}
+
+/** The part of {@link cpuSeconds} the processes this one started and waited for used; null where /proc is missing. */
+export function childCpuSeconds(): number | null {
   try {
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    children = (Number(fields[13]) + Number(fields[14])) / 100;
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks / 100 : null;
   } catch {
     return null;
   }
-  const own = process.cpuUsage();
-  return Number.isFinite(children) ? (own.user + own.system) / 1e6 + children : null;
 }
 
 /** CPU seconds when the test file began (support.ts loads with it): a file's counts say what the file cost. */
 const CPU_AT_START = cpuSeconds();
+const CHILD_CPU_AT_START = childCpuSeconds();
 
 /** Writes the counts of one test file, with what it cost: CPU seconds (its own process and its children) and wall seconds. */
 export function writeCounts(name: string, counts: Record<string, number | string>): void {
   mkdirSync(COUNTS_DIR, { recursive: true });
   const cpu = cpuSeconds();
-  const cost = cpu === null || CPU_AT_START === null ? {} : { fileCpuSeconds: Math.round(cpu - CPU_AT_START) };
+  const children = childCpuSeconds();
+  const cost = cpu === null || CPU_AT_START === null || children === null || CHILD_CPU_AT_START === null ? {} : { fileCpuSeconds: Math.round(cpu - CPU_AT_START), childProcessCpuSeconds: Math.round(children - CHILD_CPU_AT_START) };
   writeFileSync(join(COUNTS_DIR, `${name}.json`), `${JSON.stringify({ ...counts, ...cost, writtenAt: new Date().toISOString() }, null, 2)}\n`);
 }
 
