@@ -170,7 +170,7 @@ describe('every public entry point, any JavaScript value: typed errors only, not
         }),
         { numRuns: RUNS, seed: 16_000 + name.length, endOnFailure: true },
       );
-    }, 900_000);
+    });
   }
 
   it('the repository is still valid after everything above', async () => {

@@ -1,13 +1,15 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitConflictError, RefConflictError, openRepo } from '../../src/index.js';
 import type { Repo, Session } from '../../src/index.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
 import type { Storage } from './support.js';
 import { chainOf, cleanTemps, fsck, STORAGES, tempDir, writeCounts } from './support.js';
+import { buildBundles } from './bundle.js';
 import { startWorker } from './workers.js';
 
 afterAll(cleanTemps);
+beforeAll(buildBundles); // the writer processes' bundle
 
 const totals = { processes: 0, asyncCallers: 0, appendsAttempted: 0, appendsPresent: 0, duplicates: 0, lost: 0, conflicts: 0, untypedConflicts: 0, commits: 0 };
 afterAll(() => writeCounts('concurrency', totals));

@@ -3,8 +3,10 @@
 // separate ones; with and without a dead writer's lock), one of them killed. After each kill: `git fsck --strict`
 // clean, verify clean (no error), every acknowledged append on its session's chain exactly once, every acknowledged
 // commit readable, and the next append + commit succeeds at once (one attempt, with `staleLockMs: Infinity`: no lock
-// is waited out). Writers are built JavaScript run by plain node (fixtures/crash-worker.ts), each loaded while the one
-// before it runs, so a kill costs a process start. No time limit: a slow machine runs the same kills, slower.
+// is waited out). Writers are one bundled JavaScript file run by plain node (fixtures/crash-worker.ts, bundle.ts), each
+// loaded while the one before it runs, each starting at the operation it is to die in (nothing replayed), with an
+// estimated-token model (no rank table loads): a kill costs a process start and the operation. `ctxgit import` runs
+// bundled too. No small time limit: a slow machine runs the same kills, slower.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -15,9 +17,11 @@ import { incompleteImports, openRepo } from '../../src/index.js';
 import type { Repo, VerifyReport } from '../../src/index.js';
 import { dagRef } from '../../src/refs.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { buildBundles, CLI_BUNDLE } from './bundle.js';
+import { FOLD_BUDGET, FOLD_FILL, MODEL, PAD } from './fixtures/crash-model.js';
 import { chainOf, cleanTemps, deadLock, exitedPid, seeded, tempDir, writeCounts } from './support.js';
 import type { FastWorker, WorkerLine } from './workers.js';
-import { buildFastWorker, startFastWorker } from './workers.js';
+import { startFastWorker } from './workers.js';
 
 afterAll(cleanTemps);
 
@@ -36,7 +40,6 @@ const IMPORT_KILLS = Math.max(1, Math.round(20 * SCALE));
 const CASE_ROUNDS = Math.max(1, Math.round(SCALE));
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const CLI = join(ROOT, 'packages', 'cli', 'dist', 'bin.js');
 const TRANSCRIPT = join(ROOT, '..', 'shared', 'corpus', 'swe-agent', 'function_calling_simple.traj');
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' };
 
@@ -84,6 +87,25 @@ interface Expected {
 
 function newExpected(): Expected {
   return { gitdir: join(tempDir(), 'ctx.git'), acked: new Map(), commits: [] };
+}
+
+/**
+ * A new repository for a lane of writers, prepared here once (not replayed by each victim): sessions `s` and `f`
+ * (small budget), `f` filled past its fold threshold, so that every commit of `f` after one more exchange folds.
+ */
+async function newLaneRepo(): Promise<Expected> {
+  const e = newExpected();
+  const repo = await openRepo({ dir: e.gitdir, fsync: true });
+  await repo.createSession('s', { model: MODEL });
+  const f = await repo.createSession('f', { model: MODEL, budget: FOLD_BUDGET });
+  const ids: string[] = [];
+  for (let i = 0; i < FOLD_FILL; i++) {
+    ids.push((await f.append({ role: 'user', output: `fill question ${i} ${PAD}` })).id);
+    ids.push((await f.append({ role: 'assistant', output: `fill answer ${i} ${PAD}` })).id);
+  }
+  e.acked.set('f', ids);
+  e.commits.push((await f.commit()).id);
+  return e;
 }
 
 /** Records a worker's acknowledgements (its lines so far) in `e`. */
@@ -169,7 +191,7 @@ async function check(e: Expected, where: string, next: string, walkAll = true): 
   // the next turn, at once: one attempt, no retry
   const started = Date.now();
   try {
-    const s = (await repo.listSessions()).includes(next) ? await repo.openSession(next) : await repo.createSession(next, { model: 'openai:gpt-4o' });
+    const s = (await repo.listSessions()).includes(next) ? await repo.openSession(next) : await repo.createSession(next, { model: MODEL });
     const appended = await s.append({ role: 'user', output: `${where}: the next turn` });
     e.acked.set(next, [...(e.acked.get(next) ?? []), appended.id]);
     e.commits.push((await s.commit()).id);
@@ -192,17 +214,18 @@ function opAtKill(lines: readonly WorkerLine[]): string {
 }
 
 /**
- * One lane: its kills, each aimed at an operation kind; a victim is killed at a random point of its first operation
- * of that kind (a random delay up to 1.2 times the kind's mean duration, as measured so far in the lane).
+ * One lane: its kills, each aimed at an operation kind; a victim starts at that operation (after what it needs: an
+ * append before a commit, a fork before an attach or a merge) and repeats it until killed, at a random point of its
+ * first one (a random delay up to 1.2 times the kind's mean duration, as measured so far in the lane).
  */
 async function lane(index: number, targets: readonly Kind[]): Promise<string[]> {
   const problems: string[] = [];
   const random = seeded(16_000 + index);
   const took = new Map<string, { n: number; ms: number }>();
-  let e = newExpected();
+  let e = await newLaneRepo();
   let spare: FastWorker = startFastWorker();
   for (const [k, target] of targets.entries()) {
-    if (k > 0 && k % KILLS_PER_REPO === 0) e = newExpected();
+    if (k > 0 && k % KILLS_PER_REPO === 0) e = await newLaneRepo();
     const run = spare;
     spare = startFastWorker(); // loads while this one runs and is checked
     await run.ready;
@@ -221,7 +244,7 @@ async function lane(index: number, targets: readonly Kind[]): Promise<string[]> 
         setTimeout(() => run.kill(), Math.floor(random() * mean * 1.2));
       }
     };
-    run.go(['cycle', e.gitdir, `l${index}k${k}`]);
+    run.go(['op', e.gitdir, target, `l${index}k${k}`]);
     const end = await run.done;
     if (end.signal !== 'SIGKILL') problems.push(`lane ${index} kill ${k}: the worker ended by itself: ${String(end.code)} ${end.stderr.slice(0, 400)}`);
     totals.kills++;
@@ -238,9 +261,12 @@ async function lane(index: number, targets: readonly Kind[]): Promise<string[]> 
   return problems;
 }
 
-/** `ctxgit import` (built, plain node) of the transcript into `session`; killed `afterMs` after it marked its import, or not. */
+/**
+ * `ctxgit import` (bundled, plain node) of the transcript into `session`, with the suite's estimated-token model;
+ * killed `afterMs` after it marked its import, or not.
+ */
 function importRun(gitdir: string, session: string, afterMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; writingMs: number; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, 'import', TRANSCRIPT, '--format', 'swe-agent', '--session', session, '--repo', gitdir, '--json'], {
+  const child = spawn(process.execPath, [CLI_BUNDLE, 'import', TRANSCRIPT, '--format', 'swe-agent', '--model', MODEL, '--session', session, '--repo', gitdir, '--json'], {
     cwd: ROOT,
     env: { ...process.env, CTXGIT_REPO: '' },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -313,7 +339,7 @@ async function concurrencyCase(writers: number, shared: boolean, stale: boolean,
   const e = newExpected();
   const names = Array.from({ length: writers }, (_, i) => (shared ? 'shared' : `own-${i}`));
   const setup = await openRepo({ dir: e.gitdir, fsync: true });
-  for (const name of new Set(names)) await setup.createSession(name, { model: 'openai:gpt-4o' });
+  for (const name of new Set(names)) await setup.createSession(name, { model: MODEL });
   if (stale) {
     // a dead process's lock on the DAG ref every writer (shared) or the first writer (separate) needs first
     const lock = `${e.gitdir}/${dagRef(names[0] ?? '')}.lock`;
@@ -351,7 +377,7 @@ async function concurrencyCase(writers: number, shared: boolean, stale: boolean,
 }
 
 describe('processes killed with SIGKILL (fsync on, on disk)', () => {
-  beforeAll(buildFastWorker);
+  beforeAll(buildBundles);
 
   it(`${KINDS.length * PER_KIND} writer kills at random points of ${KINDS.join(', ')}, ${IMPORT_KILLS} of ctxgit import, ${12 * CASE_ROUNDS} with 2/4/8 concurrent writers: nothing acknowledged is lost`, async () => {
     const started = Date.now();
@@ -375,6 +401,6 @@ describe('processes killed with SIGKILL (fsync on, on disk)', () => {
     for (const kind of [...KINDS, 'import']) expect(byOp.get(kind) ?? 0, kind).toBeGreaterThan(0);
     expect(totals.foldCommits).toBeGreaterThan(0);
     expect(totals.importsReportedIncomplete).toBeGreaterThan(0);
-  });
+  }, 1_800_000 * Math.max(1, SCALE)); // a hung run still ends; RELIABILITY_SCALE multiplies the work, and the limit
 });
 

@@ -44,7 +44,7 @@ describe('limits at append: nothing accepted makes a later commit fail', () => {
     expect(live || (await underSummary())).toBe(true);
     await chat.append({ role: 'user', output: 'and now?' });
     expect((await chat.commit()).items.length).toBe(c.items.length + 1);
-  }, 300_000);
+  });
 
   it('metadata, name and reads are bounded too; the next commit works', async () => {
     const { chat, snapshot } = await fresh();
@@ -60,7 +60,7 @@ describe('limits at append: nothing accepted makes a later commit fail', () => {
     expect(before).not.toEqual(mid);
     await chat.append({ role: 'tool', name: 'n'.repeat(MAX_NAME_LENGTH), caller: a.id, output: 'x' });
     expect((await chat.commit()).items.length).toBe(3);
-  }, 120_000);
+  });
 });
 
 /** Values that used to escape as TypeError, or as the caller's own exception. */
@@ -132,7 +132,7 @@ describe('any JavaScript value at append is a typed error and writes nothing', (
     expect((await repo.store.getSession('chat'))?.head).not.toBe(u.id);
     expect(after.length).toBeGreaterThanOrEqual(before.length);
     expect((await chat.commit()).items.length).toBeGreaterThan(1);
-  }, 120_000);
+  });
 });
 
 describe('session names', () => {

@@ -2,14 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitConflictError, RefConflictError, compareAndSwapRef, openGit, openRepo, readRef, recoverStaleLocks, removeTempObjects, writeBlob } from '../../src/index.js';
 import type { Repo } from '../../src/index.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
 import { chainOf, cleanTemps, deadLock, exitedPid, fsck, seeded, tempDir, writeCounts } from './support.js';
+import { buildBundles } from './bundle.js';
 import { startWorker } from './workers.js';
 
 afterAll(cleanTemps);
+beforeAll(buildBundles); // the writer processes' bundle
 
 /** Scale of the D1 case (rounds) for the full run: RELIABILITY_SCALE=5 runs five times as many. */
 const SCALE = Number(process.env['RELIABILITY_SCALE'] ?? '1');
@@ -170,7 +172,7 @@ describe('D1: a dead writer\'s lock on a session DAG ref, then 8 writers with th
     expect((await verifyRepo(fresh)).issues.filter((i) => i.severity === 'error')).toEqual([]);
     expect(fsck(dir)).toEqual([]);
     expect(totals.d1Lost).toBe(0);
-  }, 600_000);
+  });
 
   it("8 writer processes start on a dead process's lock on a session DAG ref: none waits for a timeout, none loses an append", async () => {
     const dir = join(tempDir(), 'ctx.git');
@@ -195,5 +197,5 @@ describe('D1: a dead writer\'s lock on a session DAG ref, then 8 writers with th
     expect(totals.processLost).toBe(0);
     expect(fsck(dir)).toEqual([]);
     expect((await verifyRepo(await openRepo({ dir }))).issues.filter((i) => i.severity === 'error')).toEqual([]);
-  }, 600_000);
+  });
 });

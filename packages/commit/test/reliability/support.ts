@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +13,38 @@ import type { FsLike, LockIdentity, Repo } from '../../src/index.js';
 /** Where each reliability test file writes its counts (git-ignored); docs/reliability.md is generated from them. */
 export const COUNTS_DIR = fileURLToPath(new URL('./.counts/', import.meta.url));
 
-/** Writes the counts of one test file. */
+/**
+ * CPU seconds (user + system) this process used, and the processes it started and waited for (git, writers, the
+ * CLI: Linux's cutime + cstime in /proc/self/stat, 100 ticks a second); null where /proc is missing.
+ */
+export function cpuSeconds(): number | null {
+  const children = childCpuSeconds();
+  const own = process.cpuUsage();
+  return children === null ? null : (own.user + own.system) / 1e6 + children;
+}
+
+/** The part of {@link cpuSeconds} the processes this one started and waited for used; null where /proc is missing. */
+export function childCpuSeconds(): number | null {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds when the test file began (support.ts loads with it): a file's counts say what the file cost. */
+const CPU_AT_START = cpuSeconds();
+const CHILD_CPU_AT_START = childCpuSeconds();
+
+/** Writes the counts of one test file, with what it cost: CPU seconds (its own process and its children) and wall seconds. */
 export function writeCounts(name: string, counts: Record<string, number | string>): void {
   mkdirSync(COUNTS_DIR, { recursive: true });
-  writeFileSync(join(COUNTS_DIR, `${name}.json`), `${JSON.stringify({ ...counts, writtenAt: new Date().toISOString() }, null, 2)}\n`);
+  const cpu = cpuSeconds();
+  const children = childCpuSeconds();
+  const cost = cpu === null || CPU_AT_START === null || children === null || CHILD_CPU_AT_START === null ? {} : { fileCpuSeconds: Math.round(cpu - CPU_AT_START), childProcessCpuSeconds: Math.round(children - CHILD_CPU_AT_START) };
+  writeFileSync(join(COUNTS_DIR, `${name}.json`), `${JSON.stringify({ ...counts, ...cost, writtenAt: new Date().toISOString() }, null, 2)}\n`);
 }
 
 const temps: string[] = [];

@@ -12,6 +12,9 @@ const NAMES = ['faults', 'crash', 'import-kill', 'concurrency', 'locks', 'hostil
 
 type Counts = Record<string, number | string>;
 
+/** The counts of the files `vitest run packages/commit/test/reliability packages/cli/test/import-resume.test.ts` runs. */
+const SUITE = NAMES.filter((name) => name !== 'hostile-upper');
+
 function load(): Record<string, Counts> {
   const out: Record<string, Counts> = {};
   for (const file of readdirSync(COUNTS).filter((f) => f.endsWith('.json'))) out[file.replace(/\.json$/u, '')] = JSON.parse(readFileSync(join(COUNTS, file), 'utf8')) as Counts;
@@ -50,8 +53,12 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
       `${fmt(n(k, 'acknowledgedAppends'))} / ${fmt(n(k, 'appendsPresent'))}; ${fmt(n(k, 'acknowledgedCommits'))} (${fmt(n(k, 'foldCommits'))}) / ${fmt(n(k, 'commitsPresent'))}; ${fmt(n(k, 'staleLocksSeen'))}`,
     ],
     [
-      'crash suite wall time, seconds (cores; load average 1/5/15 min at start and end: other work on the machine)',
-      `${fmt(n(k, 'wallSeconds'))} (${fmt(n(k, 'cores'))} cores; ${String(k?.['loadAverageAtStart'] ?? '?')} → ${String(k?.['loadAverageAtEnd'] ?? '?')})`,
+      'crash suite: CPU seconds (user + system of the test process and of every process it started: writers, `ctxgit import`, git) / wall seconds (cores; load average 1/5/15 min at start and end: other work on the machine)',
+      `${fmt(n(k, 'fileCpuSeconds'))} / ${fmt(n(k, 'wallSeconds'))} (${fmt(n(k, 'cores'))} cores; ${String(k?.['loadAverageAtStart'] ?? '?')} → ${String(k?.['loadAverageAtEnd'] ?? '?')})`,
+    ],
+    [
+      'CPU seconds of every file of the reliability suite at CI scale (each file\'s test process and the processes it started; wall time depends on the load of the machine, CPU time much less)',
+      `${fmt(SUITE.reduce((sum, name) => sum + n(all[name], 'fileCpuSeconds'), 0))}: ${SUITE.map((name) => `${name} ${fmt(n(all[name], 'fileCpuSeconds'))}`).join(', ')}`,
     ],
     ['killed imports reported by verify as incomplete, with the command to resume / resumed to completion', `${fmt(n(k, 'importsReportedIncomplete') + n(ik, 'reportedIncomplete'))} / ${fmt(n(k, 'importsResumedToCompletion') + n(ik, 'resumedEqualToClean'))}`],
     ['concurrent appends attempted / present exactly once', `${fmt(n(c, 'appendsAttempted'))} / ${fmt(n(c, 'appendsPresent'))}`],
@@ -97,11 +104,14 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
     '  reopens the storage, `verifyRepo` is clean, every append acknowledged before the fault is there byte for byte, no',
     '  ref names a commit of another head; after the start-up lock recovery the same turn succeeds, its text exactly once.',
     '  A second sweep faults every operation of creating a repository and a session.',
-    '- **crash.test.ts** — writer processes run built JavaScript with plain node (`fixtures/crash-worker.ts`, transpiled',
-    '  into `.build/` after `tsc -b`; each next victim loads while the last one runs), on disk repositories with fsync on.',
-    '  Three lanes cycle through append, commit (nothing to fold), a commit of a session whose small budget makes it fold,',
-    '  fork, attach and merge; each kill is aimed at one kind and lands at a random point of it (a seeded delay up to 1.2',
-    '  times the mean duration of that operation so far). A fourth lane kills `ctxgit import` (the built CLI) at random',
+    '- **crash.test.ts** — writer processes run one JavaScript file with plain node (`fixtures/crash-worker.ts` bundled by',
+    '  esbuild from the sources into `.build/` when the tests start, `bundle.ts`; each next victim loads while the last one',
+    '  runs; sessions use an estimated-token model, so no BPE rank table loads per process), on disk repositories with',
+    '  fsync on. Three lanes kill writers in append, commit (nothing to fold), a commit of a session whose small budget',
+    '  makes it fold (the suite fills it past its fold threshold when it creates the repository), fork, attach and merge;',
+    '  each victim starts at the operation it is aimed at (after what that needs: an append before a commit, a fork',
+    '  before an attach or a merge; nothing else replayed) and dies at a random point of it (a seeded delay up to 1.2',
+    '  times the mean duration of that operation so far). A fourth lane kills `ctxgit import` (the bundled CLI) at random',
     '  points of its writes and re-runs the same command, which resumes it, until it completes. A fifth runs the',
     '  concurrency cases: 2, 4 and 8 writer processes on one session or on separate sessions, with and without a dead',
     '  process\'s lock planted on a DAG ref, one of them killed at a random point. After every kill: `git fsck --strict`',
@@ -134,7 +144,7 @@ export function reliabilityDoc(all: Record<string, Counts>): string {
     '- **corruption.test.ts** — every object `git rev-list --objects --all` lists in a sample repository (tool calls, a fold,',
     '  a fork, an attach, a merge, a recorded verification) is truncated, zeroed, byte-flipped or deleted, one at a time;',
     '  `verifyRepo` must fail on each. CI takes a seeded sample rotating the four ways; the full run does all four on all.',
-    '- **packages/cli/test/import-resume.test.ts** — `ctxgit import` killed with SIGKILL after its first write; `verify`',
+    '- **packages/cli/test/import-resume.test.ts** — `ctxgit import` (the bundled CLI) killed with SIGKILL after its first write; `verify`',
     '  (library and CLI) lists the session as an incomplete import with the command to run (the same one); that command',
     '  resumes it and ends with the context commit a clean import makes; fsck and verify after each kill.',
     '- **concurrency.test.ts** — 8 async callers on one session and 4 on their own sessions in one process (memfs and',
