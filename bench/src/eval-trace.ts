@@ -1,6 +1,7 @@
 /**
  * One corpus at one budget, call by call, for tuning the rules: per conversation and call, the request tokens of
- * ctxgit and of the sliding window, whether each broke the cached prefix, and the tokens it rewrote.
+ * ctxgit and of the sliding window, the identifiers reused by the call that its request misses, whether each broke the
+ * cached prefix, and the tokens it rewrote.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/eval-trace.ts --corpus swe-agent --budget 8000 [--sample 6] [--long 0]`
  * (`--long N` chains the whole corpus into one session of N calls instead).
@@ -39,7 +40,7 @@ for (const t of transcripts) {
   for (let i = 0; i < prepared.length; i++) {
     const cells = rows.map((r, k) => {
       const c = r[i];
-      return c === undefined ? '' : `${(policies[k]?.id ?? '').slice(0, 7)} ${String(c.tokens).padStart(6)} ${c.prefixBreak ? `BREAK -${c.rewrittenTokens}` : ''}`.padEnd(34);
+      return c === undefined ? '' : `${(policies[k]?.id ?? '').slice(0, 7)} ${String(c.tokens).padStart(6)} ${c.visible < c.reused ? `miss ${c.reused - c.visible}/${c.reused} ` : ''}${c.prefixBreak ? `BREAK -${c.rewrittenTokens}` : ''}`.padEnd(44);
     });
     process.stdout.write(`  ${String(i).padStart(3)} ${cells.join(' ')}\n`);
   }
