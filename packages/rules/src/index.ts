@@ -3,6 +3,7 @@ export { RulesError, RulesFoldedNeededError, RulesInputError, RulesInvariantErro
 export type { InvariantKind, RefusedRequest } from './errors.js';
 export type { Band, Rule, RuleContext } from './rule.js';
 export { DEFAULT_PROTECTED_TOOLS } from './options.js';
+export { SUMMARY_MARKER } from './summary-marker.js';
 export type { RulesOptions } from './options.js';
 export type {
   AsyncPipelineContext,

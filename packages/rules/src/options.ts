@@ -31,6 +31,12 @@ export interface RulesOptions {
    * folding; above the emergency mark none do. @defaultValue 0.3
    */
   readonly chainShare?: number;
+  /**
+   * Share of the history budget (a fraction in (0, 1]) the live summaries may hold: at a fold, when their tokens pass
+   * it, the oldest summaries merge into one (a summary of summaries), so that those left hold at most half of it.
+   * @defaultValue 0.2
+   */
+  readonly summaryShare?: number;
   /** Superseded tool results age even inside the tail window. @defaultValue true */
   readonly ageSuperseded?: boolean;
   /**
@@ -55,6 +61,7 @@ export interface ResolvedRulesOptions {
   readonly briefBytes: number;
   readonly graphProtection: boolean;
   readonly chainShare: number;
+  readonly summaryShare: number;
   readonly ageSuperseded: boolean;
   readonly shortLivedTools: ReadonlySet<string>;
 }

@@ -12,6 +12,8 @@ const count = (name: string, value: number | undefined, fallback: number, min: n
 export function resolveRulesOptions(options: RulesOptions = {}): ResolvedRulesOptions {
   const chainShare = options.chainShare ?? 0.3;
   if (!(chainShare >= 0 && chainShare <= 1)) throw new RulesInputError('option chainShare', `expected a fraction in [0, 1], got ${String(chainShare)}`);
+  const summaryShare = options.summaryShare ?? 0.2;
+  if (!(summaryShare > 0 && summaryShare <= 1)) throw new RulesInputError('option summaryShare', `expected a fraction in (0, 1], got ${String(summaryShare)}`);
   const capChars = count('capChars', options.capChars, 4000, 1);
   const capHeadChars = count('capHeadChars', options.capHeadChars, Math.min(2500, Math.floor(capChars * 0.625)), 0);
   const capTailChars = count('capTailChars', options.capTailChars, Math.min(1000, Math.floor(capChars * 0.25)), 0);
@@ -33,6 +35,7 @@ export function resolveRulesOptions(options: RulesOptions = {}): ResolvedRulesOp
     briefBytes: count('briefBytes', options.briefBytes, 1400, 64),
     graphProtection: options.graphProtection ?? true,
     chainShare,
+    summaryShare,
     ageSuperseded: options.ageSuperseded ?? true,
     shortLivedTools: new Set((options.shortLivedTools ?? [OPEN_TOOLS]).map((t) => t.toLowerCase())),
   };

@@ -12,6 +12,7 @@ it('exports exactly the public API', async () => {
     'RulesInputError',
     'RulesInvariantError',
     'RulesOverBudgetError',
+    'SUMMARY_MARKER',
     'ToolCatalogue',
     'ToolCatalogueError',
     'advertisedPaths',

@@ -146,6 +146,41 @@ describe('foldRule', () => {
     expect(summaries(capped.items)).toBe(7);
   });
 
+  it('keeps the live summaries within summaryShare: the oldest merge into one summary of summaries, nesting them', () => {
+    const b = chatty(80, 300);
+    const session = (summaryShare: number) => {
+      const store = new FoldStore();
+      const ctx = { now: 1, tokenizer: quarterTokenizer, historyBudget: 3000, rules: [foldRule({ summaryShare })], foldedOf: store.get };
+      let items: readonly ContextItem[] = [];
+      let most = 0;
+      let merges = 0;
+      for (let i = 0; i < b.nodes.length; i += 2) {
+        const r = store.add(runPipeline(items, b.nodes.slice(i, i + 2), ctx));
+        if (r.items.some((it) => it.reason === 'fold_summaries' && !items.includes(it))) merges++;
+        items = r.items;
+        most = Math.max(most, items.filter((it) => it.state === 'summary').reduce((n, it) => n + it.tokens, 0));
+      }
+      return { items, store, most, merges };
+    };
+    const bounded = session(0.2);
+    const unbounded = session(1);
+    // Over the share at a fold, the summaries merge down to half of it: they never hold more than the share plus what one fold adds.
+    expect(bounded.merges).toBeGreaterThan(0);
+    expect(bounded.most).toBeLessThan(unbounded.most);
+    expect(bounded.most).toBeLessThanOrEqual(600 + 350);
+    const summaries = bounded.items.filter((it) => it.state === 'summary');
+    expect(summaries.length).toBeLessThan(unbounded.items.filter((it) => it.state === 'summary').length);
+    // The oldest summary is the merge: its originals run from the first folded message, every one in order.
+    const merged = summaries[0]!;
+    expect(merged.reason).toBe('fold_summaries');
+    const originals = foldedOriginals(bounded.items, merged.key, bounded.store.get).map((it) => it.key);
+    expect(originals[0]).toBe('n2');
+    expect(originals).toEqual([...originals].sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))));
+    // Nothing is lost: the live list and what lies under its summaries hold every message once.
+    const flat = bounded.store.flat(bounded.items).filter((it) => it.folded === undefined).map((it) => it.key);
+    expect(flat).toEqual(b.nodes.map((_, i) => `n${i + 1}`));
+  });
+
   it('does nothing below the upper mark', () => {
     const b = chatty(3);
     const r = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 10_000, rules: [foldRule()] });

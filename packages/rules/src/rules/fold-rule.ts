@@ -104,8 +104,56 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
   return out;
 }
 
+/** Tokens of the live summaries of `items`. */
+function summaryTokens(items: readonly ContextItem[]): number {
+  let sum = 0;
+  for (const it of items) if (it.state === 'summary') sum += it.tokens;
+  return sum;
+}
+
 /**
- * Folding (`fold@4`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Trigger: at a fold, the live summaries hold more than `summaryShare` of the history budget.
+ * Effect: the oldest run of foldable items holding summaries (before the latest round, up to the newest summary)
+ * folds into one summary (reason `fold_summaries`), a summary of summaries that nests them; then the next run, until
+ * the summaries left out of the merge (the new ones included) hold at most half the share.
+ * Reason: each fold adds a summary after the newest; unbounded, they crowd the window on a long session, each fold
+ * frees less and folds (each a break of the cached prefix) come more often. Merging many at once rewrites the
+ * prefix once, and leaves room for many folds to come.
+ */
+function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
+  const share = o.summaryShare * ctx.band.historyBudget;
+  const total = summaryTokens(l.items);
+  if (total <= share) return [];
+  // What the merges must take off the summaries' tokens (each merged summary costs up to a third of the brief's bytes).
+  let excess = total - share / 2;
+  const limit = Math.min(afterNewestSummary(l.items), tailStart(l.items, 1));
+  const folds: Fold[] = [];
+  for (const run of runsOf(l.items, protectionOf(l.items, o, ctx, 'all'), 0, limit)) {
+    if (excess <= 0) break;
+    // The shortest prefix of the run whose summaries cover the excess, and the brief of their merge.
+    let take = 0;
+    let summaries = 0;
+    let covered = 0;
+    for (const i of run.at) {
+      const it = l.items[i] as ContextItem;
+      take++;
+      if (it.state !== 'summary') continue;
+      summaries++;
+      covered += it.tokens;
+      if (covered >= excess + Math.ceil(o.briefBytes / 3)) break;
+    }
+    if (summaries < 2) continue;
+    const at = run.at.slice(0, take);
+    const plan = planFold(l, at, o, ctx, 'fold_summaries');
+    if (plan.saved <= 0) continue;
+    folds.push({ at, summary: plan.summary });
+    excess -= covered - plan.summary.tokens;
+  }
+  return folds;
+}
+
+/**
+ * Folding (`fold@5`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -120,6 +168,10 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
  * `chainShare` protected (summary reason `fold_chain_share`); (4) above the emergency mark, no chain result
  * protected (reason `fold_emergency`), and runs may start anywhere, earlier summaries included. Other summaries
  * have reason `fold`.
+ * Summaries stay bounded: when the rule folds and the live summaries hold more than `summaryShare` of the history
+ * budget, first the oldest of them merge into one summary of summaries (reason `fold_summaries`; it nests them as any
+ * fold does), until those left hold at most half the share; the cached prefix is then rewritten from the oldest
+ * summary once, rather than a little at every fold.
  * Only the shortest prefix of a run that reaches the lower mark folds; each fold must free tokens (a run
  * that cannot is not tried again); the protection and the runs are found again after each fold. At most
  * `maxFoldAttempts` folds happen per run, unless the history is still above the emergency mark after them:
@@ -142,13 +194,19 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 4,
+    version: 5,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
       if (!triggered) return items;
       let cur = new FoldIndex(items, ctx.foldedOf);
+      // The live summaries past their share merge first: what they free is folded no more.
+      const merges = mergeSummaries(cur, o, ctx);
+      if (merges.length > 0) {
+        cur = new FoldIndex(applyFolds(cur.items, merges), ctx.foldedOf);
+        h = ctx.historyTokens(cur.items);
+      }
       let attempts = 0;
       // Past `maxFoldAttempts` folds the rule stops, unless the history is still above the emergency mark: then
       // the cap is lifted and folding goes on down to the lower mark (an imported session may need hundreds).

@@ -1,0 +1,47 @@
+/**
+ * One corpus at one budget, call by call, for tuning the rules: per conversation and call, the request tokens of
+ * ctxgit and of the sliding window, the identifiers reused by the call that its request misses, whether each broke the
+ * cached prefix, and the tokens it rewrote.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/eval-trace.ts --corpus swe-agent --budget 8000 [--sample 6] [--long 0]`
+ * (`--long N` chains the whole corpus into one session of N calls instead).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { itemFromNode } from '@ctxgit/rules';
+import { loadTokenizer } from '@ctxgit/tokenize';
+import { chainSessions } from './eval/chain-sessions.js';
+import { evalPolicies } from './eval/eval-policies.js';
+import { loadCorpus } from './eval/load-corpus.js';
+import { prepareCalls } from './eval/prepare-calls.js';
+import { replayPolicy } from './eval/replay-policy.js';
+import { requestRenderer } from './eval/request-renderer.js';
+import { createTokenMeter, OVERHEAD } from './eval/token-meter.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const argv = process.argv.slice(2);
+const arg = (name: string, fallback: string): string => {
+  const i = argv.indexOf(`--${name}`);
+  return i < 0 ? fallback : (argv[i + 1] ?? fallback);
+};
+const budget = Number(arg('budget', '8000'));
+const long = Number(arg('long', '0'));
+const tokenizer = await loadTokenizer('o200k_base');
+const renderer = requestRenderer(tokenizer);
+const meter = createTokenMeter(tokenizer, OVERHEAD, (items) => renderer.count(items));
+const policies = (await evalPolicies()).filter((p) => p.id === 'ctxgit' || p.id === 'sliding-window');
+const [corpus] = (await loadCorpus(resolve(root, '../shared/corpus'), long > 0 ? Number.POSITIVE_INFINITY : Number(arg('sample', '6')))).filter((c) => c.name === arg('corpus', 'swe-agent'));
+if (corpus === undefined) throw new Error('no such corpus');
+const transcripts = long > 0 ? [chainSessions(`long-${corpus.name}`, corpus.transcripts, long)] : corpus.transcripts;
+for (const t of transcripts) {
+  const prepared = prepareCalls(t, (node) => itemFromNode(node, tokenizer));
+  const rows = await Promise.all(policies.map((p) => replayPolicy(prepared, p, budget, meter, renderer.render)));
+  process.stdout.write(`conversation: ${prepared.length} calls\n`);
+  for (let i = 0; i < prepared.length; i++) {
+    const cells = rows.map((r, k) => {
+      const c = r[i];
+      return c === undefined ? '' : `${(policies[k]?.id ?? '').slice(0, 7)} ${String(c.tokens).padStart(6)} ${c.visible < c.reused ? `miss ${c.reused - c.visible}/${c.reused} ` : ''}${c.prefixBreak ? `BREAK -${c.rewrittenTokens}` : ''}`.padEnd(44);
+    });
+    process.stdout.write(`  ${String(i).padStart(3)} ${cells.join(' ')}\n`);
+  }
+}
