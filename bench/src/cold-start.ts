@@ -137,7 +137,7 @@ async function seedSqlite(file: string, messages: readonly Record<string, unknow
   const db = new Database(file);
   const saver = new SqliteSaver(db as ConstructorParameters<typeof SqliteSaver>[0]);
   const checkpoint = { v: 4, id: '000000000001', ts: new Date(1_700_000_000_000).toISOString(), channel_values: { messages }, channel_versions: { messages: 1 }, versions_seen: {} };
-  await saver.put({ configurable: { thread_id: 'bench', checkpoint_ns: '' } }, checkpoint, { source: 'loop', step: 1, parents: {} }, { messages: 1 });
+  await saver.put({ configurable: { thread_id: 'bench', checkpoint_ns: '' } }, checkpoint, { source: 'loop', step: 1, parents: {} });
   (db as { close(): void }).close();
   return true;
 }
