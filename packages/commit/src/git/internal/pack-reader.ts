@@ -43,6 +43,15 @@ export async function refresh(ctx: GitContext): Promise<boolean> {
   return changed;
 }
 
+/** The index's name at `at` against `want` (20 bytes), as `idx.compare(want, 0, 20, at, at + 20)` signs it, by a byte loop (`Buffer.compare` with offsets validates them on every call). */
+function compareName(want: Buffer, idx: Buffer, at: number): number {
+  for (let k = 0; k < 20; k++) {
+    const d = (idx[at + k] as number) - (want[k] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 /** The offset of `oid` in the pack, by binary search in its index's sorted names; undefined when absent. */
 function findOffset(p: LoadedPack, oid: string): number | undefined {
   const want = Buffer.from(oid, 'hex');
@@ -52,7 +61,7 @@ function findOffset(p: LoadedPack, oid: string): number | undefined {
   const names = 8 + 1024;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const cmp = p.idx.compare(want, 0, 20, names + mid * 20, names + mid * 20 + 20);
+    const cmp = compareName(want, p.idx, names + mid * 20);
     if (cmp === 0) {
       const off = p.idx.readUInt32BE(names + p.count * 24 + mid * 4);
       if ((off & 0x80000000) === 0) return off;

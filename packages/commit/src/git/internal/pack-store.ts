@@ -51,7 +51,7 @@ async function removeFile(ctx: GitContext, path: string): Promise<void> {
 }
 
 /** Writes an encoded pack and its index (pack first: a reader looks for the index); returns its name. */
-async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<string> {
+export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<string> {
   const { checksum, pack, idx } = encoded;
   const dir = packDir(ctx);
   const name = `pack-${checksum}`;
