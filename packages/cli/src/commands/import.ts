@@ -104,10 +104,13 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
     const taken = new Set(await repo.listSessions());
     const marked = new Set((await incompleteImports(repo)).map((m) => m.session));
     for (const n of named) {
-      // a session this import wrote completely before it was killed (its marker is still set) resumes with nothing to write
-      if (taken.has(n.session) && !(marked.has(n.session) && (await holdsSessionPack(repo, packed, n.session)))) {
-        throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(n.session)} already exists in ${dir} and is not an import of this transcript; import with another --session`, { session: n.session });
-      }
+      if (!taken.has(n.session)) continue;
+      // a session a killed run of this import wrote (its marker is still set) resumes: its refs are created, or left
+      // where they are; without the marker, the import of that session finished
+      const same = await holdsSessionPack(repo, packed, n.session);
+      if (same && marked.has(n.session)) continue;
+      const why = same ? 'holds this transcript already' : 'is not an import of this transcript';
+      throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(n.session)} already exists in ${dir} and ${why}; import with another --session`, { session: n.session });
     }
     // each session is marked until the whole import is written (verify reports a marked session as an incomplete
     // import, with this command line to resume it); a re-run of the same command finds the marker and resumes
