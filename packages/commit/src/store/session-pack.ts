@@ -3,7 +3,7 @@ import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import { listRefs } from '../git/list-refs.js';
 import { readRef } from '../git/read-ref.js';
 import { packBytes } from '../git/internal/pack-reader.js';
-import { listPacks, storePack } from '../git/internal/pack-store.js';
+import { listPacks, packAll, storePack } from '../git/internal/pack-store.js';
 import { stateOf } from '../git/internal/state.js';
 import { IMPORTS_PREFIX } from '../import-marker.js';
 import type { Repo } from '../repo.js';
@@ -21,6 +21,16 @@ export interface SessionPack {
   readonly refs: ReadonlyMap<string, string>;
 }
 
+/** Options of {@link packSessions}. */
+export interface PackSessionsOptions {
+  /**
+   * Search deltas across every object (`gc`): the smallest pack, at the cost of a delta search (seconds for thousands
+   * of objects). `false` copies the entries of the packs the writes left (as automatic maintenance rolls them up):
+   * about 100× faster, and a pack about 2.5× larger. @defaultValue true
+   */
+  readonly compact?: boolean;
+}
+
 /** What {@link adoptSessionPack} did. */
 export interface AdoptResult {
   /** Objects of the pack written (0 when there was nothing to write). */
@@ -30,10 +40,12 @@ export interface AdoptResult {
 }
 
 /**
- * Packs a repository — typically one in memory into which sessions were just written — into one pack (`gc`) and
+ * Packs a repository — typically one in memory into which sessions were just written — into one pack (`gc`, or its
+ * packs' entries copied with `compact: false`) and
  * returns that pack with the repository's refs, for {@link adoptSessionPack}.
  *
  * @param repo - the source repository; its objects are repacked in place
+ * @param options - see {@link PackSessionsOptions}
  * @returns its only pack (empty when it holds no object) and its refs
  * @example
  * ```ts
@@ -43,9 +55,10 @@ export interface AdoptResult {
  * await adoptSessionPack(await openRepo({ dir: './ctx.git' }), packed);
  * ```
  */
-export async function packSessions(repo: Repo): Promise<SessionPack> {
-  await repo.gc();
+export async function packSessions(repo: Repo, options: PackSessionsOptions = {}): Promise<SessionPack> {
   const ctx = repo.git;
+  if (options.compact === false) await packAll(ctx);
+  else await repo.gc();
   const refs = new Map<string, string>();
   for (const ref of await listRefs(ctx, 'refs/')) {
     if (ref.startsWith(IMPORTS_PREFIX)) continue;
@@ -56,7 +69,7 @@ export async function packSessions(repo: Repo): Promise<SessionPack> {
   if (packs.length === 0) return { checksum: '', pack: new Uint8Array(0), idx: new Uint8Array(0), objects: 0, refs };
   const [only] = packs as [(typeof packs)[number]];
   const idx = stateOf(ctx).packs.get(only.name)?.idx;
-  if (packs.length !== 1 || idx === undefined) throw new Error(`gc left ${packs.length} packs`);
+  if (packs.length !== 1 || idx === undefined) throw new Error(`packing left ${packs.length} packs`);
   return { checksum: only.name.slice('pack-'.length), pack: await packBytes(ctx, only.name), idx, objects: only.count, refs };
 }
 

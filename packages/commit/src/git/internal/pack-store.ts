@@ -181,6 +181,29 @@ export async function maintain(ctx: GitContext, full: boolean): Promise<Maintena
   return run;
 }
 
+/**
+ * Rolls every pack and every loose object up into one pack by copying the packs' entries (no delta search: what
+ * maintenance does, for all of them); a full repack, as {@link maintain} `full` does, only when two packs share an
+ * object. Runs after the flushes and maintenance in flight.
+ *
+ * @param ctx - the repository
+ */
+export async function packAll(ctx: GitContext): Promise<MaintenanceResult> {
+  const state = stateOf(ctx);
+  const run = state.chain.then(async () => {
+    const loose = await listLoose(ctx);
+    state.looseWritten = 0;
+    const packs = await listPacks(ctx);
+    const nothing = loose.length === 0 && packs.length <= 1;
+    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, packs, loose, false);
+  });
+  state.chain = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
 /** Writes the objects pending in batches as one pack, after the flushes in flight; resolves once every object pending at the call is stored. */
 export async function flushPending(ctx: GitContext): Promise<void> {
   const state = stateOf(ctx);
