@@ -35,8 +35,9 @@ export interface ColdStartBenchRow {
   readonly openMs: number;
   readonly commitMs: number;
   readonly renderMs: number;
-  /** `import()` of `@ctxgit/commit` and `@ctxgit/render` in the fresh process (under tsx: includes transpiling). */
+  /** `import()` of `@ctxgit/commit` and `@ctxgit/render` in the fresh process (under tsx: includes transpiling): wall and CPU. */
   readonly importMs: number;
+  readonly importCpuMs: number;
   /** A new connection + `SqliteSaver.getTuple`, wall, in the same fresh processes; null when better-sqlite3 is not built. */
   readonly sqliteGetTupleMs: number | null;
   /** ctxgit wall ÷ SqliteSaver getTuple, medians; null without better-sqlite3. */
@@ -52,6 +53,7 @@ export interface ColdStartBenchResult {
 
 interface ChildReport {
   readonly importMs: number;
+  readonly importCpuMs: number;
   readonly openMs: number;
   readonly commitMs: number;
   readonly renderMs: number;
@@ -78,9 +80,11 @@ function betterSqlite3(): (new (file: string) => unknown) | undefined {
 /** The fresh process: times open + commit + render (and SqliteSaver.getTuple when given a database). */
 async function child(dir: string, sqliteFile: string | undefined): Promise<ChildReport> {
   const i0 = performance.now();
+  const icpu = process.cpuUsage();
   const { openRepo } = await import('@ctxgit/commit');
   const { render } = await import('@ctxgit/render');
   const importMs = performance.now() - i0;
+  const importCpu = process.cpuUsage(icpu);
   const read = new Set<string>();
   const cpu0 = process.cpuUsage();
   const a = performance.now();
@@ -107,6 +111,7 @@ async function child(dir: string, sqliteFile: string | undefined): Promise<Child
   }
   return {
     importMs,
+    importCpuMs: (importCpu.user + importCpu.system) / 1000,
     openMs: b - a,
     commitMs: c - b,
     renderMs: d - c,
@@ -209,6 +214,7 @@ export async function runColdStartBench(opts: { readonly quick: boolean; readonl
         commitMs: m((r) => r.commitMs),
         renderMs: m((r) => r.renderMs),
         importMs: m((r) => r.importMs),
+        importCpuMs: m((r) => r.importCpuMs),
         sqliteGetTupleMs: sqliteMs,
         ratio: sqliteMs === null || sqliteMs === 0 ? null : Number((m((r) => r.wallMs) / sqliteMs).toFixed(3)),
       };
