@@ -42,6 +42,9 @@ export interface ColdStartBenchRow {
   readonly sqliteGetTupleMs: number | null;
   /** ctxgit wall ÷ SqliteSaver getTuple, medians; null without better-sqlite3. */
   readonly ratio: number | null;
+  /** The same in CPU time (less sensitive to other load on the machine). */
+  readonly sqliteCpuMs: number | null;
+  readonly cpuRatio: number | null;
 }
 
 /** Result of {@link runColdStartBench}. */
@@ -62,6 +65,7 @@ interface ChildReport {
   readonly objectsRead: number;
   readonly liveItems: number;
   readonly sqliteGetTupleMs: number | null;
+  readonly sqliteCpuMs: number | null;
 }
 
 const WINDOW = 32_000;
@@ -97,14 +101,18 @@ async function child(dir: string, sqliteFile: string | undefined): Promise<Child
   const d = performance.now();
   const cpu = process.cpuUsage(cpu0);
   let sqliteGetTupleMs: number | null = null;
+  let sqliteCpuMs: number | null = null;
   if (sqliteFile !== undefined) {
     const Database = betterSqlite3();
     const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
     if (Database !== undefined) {
       const s = performance.now();
+      const scpu = process.cpuUsage();
       const db = new Database(sqliteFile);
       const tuple = await new SqliteSaver(db as ConstructorParameters<typeof SqliteSaver>[0]).getTuple({ configurable: { thread_id: 'bench' } });
       sqliteGetTupleMs = performance.now() - s;
+      const used = process.cpuUsage(scpu);
+      sqliteCpuMs = (used.user + used.system) / 1000;
       if (tuple === undefined) throw new Error('SqliteSaver lost the thread');
       (db as { close(): void }).close();
     }
@@ -120,6 +128,7 @@ async function child(dir: string, sqliteFile: string | undefined): Promise<Child
     objectsRead: read.size,
     liveItems: commit.items.length,
     sqliteGetTupleMs,
+    sqliteCpuMs,
   };
 }
 
@@ -217,9 +226,11 @@ export async function runColdStartBench(opts: { readonly quick: boolean; readonl
         importCpuMs: m((r) => r.importCpuMs),
         sqliteGetTupleMs: sqliteMs,
         ratio: sqliteMs === null || sqliteMs === 0 ? null : Number((m((r) => r.wallMs) / sqliteMs).toFixed(3)),
+        sqliteCpuMs: sqlite === undefined ? null : m((r) => r.sqliteCpuMs ?? 0),
+        cpuRatio: sqlite === undefined ? null : Number((m((r) => r.cpuMs) / m((r) => r.sqliteCpuMs ?? 0)).toFixed(3)),
       };
       rows.push(row);
-      log(`cold-start: ${size} turns: ${row.objectsRead} objects read, ${row.wallMs} ms wall, ${row.cpuMs} ms CPU${row.ratio === null ? '' : `, ${row.ratio}× SqliteSaver.getTuple`}`);
+      log(`cold-start: ${size} turns: ${row.objectsRead} objects read, ${row.wallMs} ms wall, ${row.cpuMs} ms CPU${row.ratio === null ? '' : `, ${row.ratio}× SqliteSaver.getTuple (CPU ${row.cpuRatio}×)`}`);
     }
     return {
       quick: opts.quick,
