@@ -99,7 +99,9 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
     // replay gives the same pack and refs, and the refs already created are left as they are.
     const memory = await openRepo({ memory: true });
     const out = await replayAll(memory, named, opts, progress, '');
-    const packed = await packSessions(memory);
+    // the replay's packs copied into one, no delta search over the whole import: at 1,000 turns 17x faster to pack and
+    // 2.7x less peak memory than a gc, for a pack 1.4x larger (`ctxgit gc` compacts it; bench/src/import.ts)
+    const packed = await packSessions(memory, { compact: false });
     const repo = await openOrCreate(dir, { fsync: opts.fsync });
     const taken = new Set(await repo.listSessions());
     const marked = new Set((await incompleteImports(repo)).map((m) => m.session));

@@ -26,7 +26,7 @@ export interface PackSessionsOptions {
   /**
    * Search deltas across every object (`gc`): the smallest pack, at the cost of a delta search (seconds for thousands
    * of objects). `false` copies the entries of the packs the writes left (as automatic maintenance rolls them up):
-   * about 100× faster, and a pack about 2.5× larger. @defaultValue true
+   * for the chained corpus at 1,000 turns 17× faster, 2.7× less peak memory, a pack 1.4× larger. @defaultValue true
    */
   readonly compact?: boolean;
 }
