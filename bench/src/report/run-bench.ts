@@ -13,7 +13,7 @@ import { writeReport } from './write-report.js';
 import type { ReportFiles } from './write-report.js';
 
 /** The per-topic benchmark modules, in run order: `bench/src/<topic>.ts` exporting `run<Topic>Bench`. */
-export const TOPICS: readonly string[] = ['dag', 'tokenize', 'graph', 'pipeline', 'render', 'git', 'commit', 'tools', 'viewer', 'remote', 'storage', 'checkpointers'];
+export const TOPICS: readonly string[] = ['dag', 'tokenize', 'graph', 'pipeline', 'render', 'git', 'commit', 'tools', 'viewer', 'remote', 'storage', 'checkpointers', 'cold-start'];
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
@@ -54,7 +54,7 @@ async function importTopicModule(topic: string): Promise<Record<string, unknown>
   return (await import(`../${topic}.js`)) as Record<string, unknown>;
 }
 
-const benchName = (topic: string): string => `run${topic.charAt(0).toUpperCase()}${topic.slice(1)}Bench`;
+const benchName = (topic: string): string => `run${topic.charAt(0).toUpperCase()}${topic.slice(1).replace(/-(\w)/gu, (_, c: string) => c.toUpperCase())}Bench`;
 const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 /**

@@ -31,6 +31,8 @@ export type {
 } from './fold-tools/fold-tool-definitions.js';
 export type { FoldToolCall, FoldToolResult } from './fold-tools/run-fold-tool.js';
 export { cloneRepo, openRepo } from './open-repo.js';
+export { adoptSessionPack, holdsSessionPack, packSessions } from './store/session-pack.js';
+export type { AdoptResult, PackSessionsOptions, SessionPack } from './store/session-pack.js';
 export type { CloneRepoOptions, OpenRepoOptions } from './open-repo.js';
 export type { AuthCallback, Remote, RemoteCredentials } from './remote/remote.js';
 export type { TransferOptions, SyncOptions } from './remote/transfer-options.js';

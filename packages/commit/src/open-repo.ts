@@ -1,5 +1,6 @@
 import type { Clock } from '@ctxgit/dag';
-import { NotCtxgitRepoError } from './errors.js';
+import type { TokenizerLoader } from '@ctxgit/tokenize';
+import { InvalidOptionError, NotCtxgitRepoError } from './errors.js';
 import type { GitContext } from './git/git-context.js';
 import { GitIoError, NotARepositoryError } from './git/errors.js';
 import { listRefs } from './git/list-refs.js';
@@ -28,6 +29,11 @@ export type OpenRepoOptions = OpenGitOptions & {
   readonly recoverLocksOlderThanMs?: number;
   /** The summarizer of every session opened through this repository, unless its options name another. @defaultValue none: summaries are the deterministic brief */
   readonly summarizer?: SessionSummarizer;
+  /**
+   * Loads the sessions' tokenizers (each encoding once, on first use) and keeps them: share one between repositories
+   * to build the rank tables once. @defaultValue a new `createTokenizerLoader()` of this repository
+   */
+  readonly tokenizers?: TokenizerLoader;
   /** A git server: `openSession` of a session this repository lacks fetches it from there first. @defaultValue none */
   readonly remote?: Remote;
   /** Credentials for `remote`, asked when the server wants some. @defaultValue none */
@@ -65,7 +71,7 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
  * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (memfs), creating a bare
  * repository when the directory is missing or empty.
  *
- * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock`, `recoverLocksOlderThanMs`, `summarizer`, and `remote` with `onAuth` (a session opened first here is fetched from there)
+ * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock`, `recoverLocksOlderThanMs`, `summarizer`, `tokenizers` (default: the repository's own loader), and `remote` with `onAuth` (a session opened first here is fetched from there)
  * @returns the repository
  * @remarks
  * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
@@ -103,7 +109,10 @@ export async function openRepo(opts: OpenRepoOptions): Promise<Repo> {
   await sweepWorkRefs(git);
   const store = new GitNodeStore(git, { clock });
   const origin = opts.remote === undefined ? undefined : { remote: opts.remote, ...(opts.onAuth === undefined ? {} : { onAuth: opts.onAuth }) };
-  return new Repo({ git, store, location, commits: new Map() }, clock, opts.summarizer, origin);
+  if (opts.tokenizers !== undefined && (typeof opts.tokenizers !== 'object' || opts.tokenizers === null || typeof opts.tokenizers.load !== 'function')) {
+    throw new InvalidOptionError('tokenizers', opts.tokenizers, 'a TokenizerLoader (createTokenizerLoader())');
+  }
+  return new Repo({ git, store, location, commits: new Map() }, clock, opts.summarizer, origin, opts.tokenizers);
 }
 
 /** Options of {@link cloneRepo}: where the new repository lives, the server, which sessions, credentials. */

@@ -5,8 +5,8 @@ import { createSession as createDagSession, forkSession as forkDagSession, write
 import type { Transcript } from '@ctxgit/dag';
 import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOptions, RulesCache } from '@ctxgit/rules';
 import type { ToolCatalogue } from '@ctxgit/rules';
-import type { TokenizerEncoding } from '@ctxgit/tokenize';
-import { loadTokenizer } from '@ctxgit/tokenize';
+import type { TokenizerEncoding, TokenizerLoader } from '@ctxgit/tokenize';
+import { createTokenizerLoader } from '@ctxgit/tokenize';
 import { dagWrite } from './conflict.js';
 import type { ContextCommit } from './context-commit.js';
 import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from './errors.js';
@@ -84,22 +84,38 @@ export class Repo {
   readonly #clock: Clock;
   readonly #host: SessionHost;
   readonly #summarizer: SessionSummarizer | undefined;
+  readonly #tokenizers: TokenizerLoader;
   readonly #catalogues = new CatalogueCache();
   readonly #origin: Origin | undefined;
   /** The clock each session was created or opened with here: its merges and forks keep to it when given none. */
   readonly #clocks = new Map<string, SessionClock>();
 
   /** @internal */
-  constructor(core: RepoCore, clock: Clock, summarizer?: SessionSummarizer, origin?: Origin) {
+  constructor(core: RepoCore, clock: Clock, summarizer?: SessionSummarizer, origin?: Origin, tokenizers: TokenizerLoader = createTokenizerLoader()) {
     this.#core = core;
     this.#clock = clock;
     this.#summarizer = summarizer;
+    this.#tokenizers = tokenizers;
     this.#origin = origin;
     this.#host = {
       core,
       settingsFor: (session) => this.#open(session, {}),
       forkSession: (from, name, at) => this.#fork(from, name, at),
     };
+  }
+
+  /**
+   * The tokenizers of this repository's sessions: loaded on first use (a session that never counts never builds one)
+   * and kept with the repository — given to {@link openRepo} as `tokenizers`, else its own.
+   *
+   * @example
+   * ```ts
+   * const tok = await repo.tokenizers.load('o200k_base');
+   * tok.count('hello world'); // 2
+   * ```
+   */
+  get tokenizers(): TokenizerLoader {
+    return this.#tokenizers;
   }
 
   /** The git repository (for the git primitives of this package). */
@@ -362,7 +378,9 @@ export class Repo {
       historyBudget: sizes.historyBudget,
       outputReserve: sizes.outputReserve,
       ...(opts.request === undefined ? {} : { request: checkCommitRequest(opts.request, 'request') }),
-      tokenizer: await loadTokenizer(sizes.encoding as TokenizerEncoding),
+      // built on first use, by the repository's loader: a session that never counts (a cold start that finds its
+      // latest commit up to date) never builds the rank tables
+      loadTokenizer: () => this.#tokenizers.load(sizes.encoding as TokenizerEncoding),
       rules,
       rulesVersion: pipelineVersion(rules),
       rulesCache: new RulesCache(),

@@ -18,7 +18,8 @@ export interface SessionSettings extends ToolSettings {
   readonly outputReserve: number;
   /** The request the commits are rendered into; without it items are counted by their text against `historyBudget`. */
   readonly request?: CommitRequest;
-  readonly tokenizer: Tokenizer;
+  /** The session's tokenizer, loaded on first call by the repository's loader and kept there (call it only when counting). */
+  readonly loadTokenizer: () => Promise<Tokenizer>;
   readonly rules: readonly Rule[];
   readonly rulesVersion: string;
   /** What the rules keep between this session's runs (each run costs what changed since the previous one). */

@@ -28,15 +28,16 @@ export async function runTurnPipeline(
   now: number,
   loadFolded: (summaryKey: string, into: Map<string, readonly ContextItem[]>) => Promise<boolean>,
 ): Promise<TurnResult> {
-  const pinned = applyPins(parentItems, inputs, pins, pinCapTokens(s.historyBudget, s.maxPinnedShare), s.tokenizer);
+  const tokenizer = await s.loadTokenizer();
+  const pinned = applyPins(parentItems, inputs, pins, pinCapTokens(s.historyBudget, s.maxPinnedShare), tokenizer);
   const summarizer = s.summarizer === undefined ? undefined : new GuardedSummarizer(s.summarizer, (id) => store.getNode(id));
   // The live list is the input; a fold that absorbs a summary of it needs what that summary folded: read then, and run again.
   const folded = new Map<string, readonly ContextItem[]>();
   const context = {
     now,
-    tokenizer: s.tokenizer,
+    tokenizer,
     historyBudget: s.historyBudget,
-    ...(s.request === undefined ? {} : { request: requestFrame(s.request, s.window, s.outputReserve, s.tokenizer) }),
+    ...(s.request === undefined ? {} : { request: requestFrame(s.request, s.window, s.outputReserve, tokenizer) }),
     rules: s.rules,
     foldedOf: (key: string) => folded.get(key),
     cache: s.rulesCache,

@@ -1,7 +1,7 @@
 /** Names of the rank-based encodings this package counts exactly. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
-/** Every encoding name accepted by {@link loadTokenizer} and {@link getTokenizer}: the exact ones plus `estimate`. */
+/** Every encoding name accepted by `loadTokenizer` and a `TokenizerLoader`: the exact ones plus `estimate`. */
 export type TokenizerEncoding = EncodingName | 'estimate';
 
 /** The exact encodings, in a stable order: `o200k_base`, `cl100k_base`. */

@@ -78,13 +78,13 @@ export class UnknownEncodingError extends TokenizeError {
   }
 }
 
-/** A rank-based encoding was asked for synchronously before it was loaded (code `E_TOKENIZE_NOT_LOADED`). */
+/** A rank-based encoding was asked of a {@link TokenizerLoader} synchronously before it loaded it (code `E_TOKENIZE_NOT_LOADED`). */
 export class EncodingNotLoadedError extends TokenizeError {
   /** @param encoding - the encoding name */
   constructor(encoding: string) {
     super(
       'E_TOKENIZE_NOT_LOADED',
-      `Encoding ${encoding} is not loaded yet. Call \`await loadTokenizer('${encoding}')\` once before getTokenizer('${encoding}').`,
+      `Encoding ${encoding} is not loaded yet. Call \`await loader.load('${encoding}')\` once before loader.get('${encoding}').`,
       { encoding },
     );
   }

@@ -19,7 +19,8 @@ export {
 } from './errors.js';
 export { loadTokenizer } from './load-tokenizer.js';
 export type { LoadTokenizerOptions, RankData } from './load-tokenizer.js';
-export { getTokenizer } from './get-tokenizer.js';
+export { createTokenizerLoader } from './tokenizer-loader.js';
+export type { TokenizerLoader } from './tokenizer-loader.js';
 export { estimateTokenizer } from './estimate-tokenizer.js';
 export { createMemoTokenizer } from './memo-tokenizer.js';
 export type { MemoStats, MemoTokenizer, MemoTokenizerOptions } from './memo-tokenizer.js';

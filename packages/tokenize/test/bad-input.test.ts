@@ -9,7 +9,7 @@ import {
   UnknownEncodingError,
   createMemoTokenizer,
   estimateTokenizer,
-  getTokenizer,
+  createTokenizerLoader,
   loadTokenizer,
 } from '../src/index.js';
 import type { Tokenizer, TokenizerEncoding } from '../src/index.js';
@@ -68,14 +68,18 @@ describe('bad input', () => {
       code: 'E_TOKENIZE_UNKNOWN_ENCODING',
       data: { encoding: 'p50k_base', known: ['o200k_base', 'cl100k_base', 'estimate'] },
     });
-    expect(thrown(() => getTokenizer('gpt2' as TokenizerEncoding))).toBeInstanceOf(UnknownEncodingError);
+    expect(thrown(() => createTokenizerLoader().get('gpt2' as TokenizerEncoding))).toBeInstanceOf(UnknownEncodingError);
   });
 
-  it('getTokenizer is synchronous once loaded, and says how to load otherwise', async () => {
-    expect(getTokenizer('estimate')).toBe(estimateTokenizer);
-    const loaded = await loadTokenizer('o200k_base');
-    expect(getTokenizer('o200k_base')).toBe(loaded);
-    expect(new EncodingNotLoadedError('cl100k_base').message).toContain("await loadTokenizer('cl100k_base')");
+  it("a loader's get is synchronous once loaded, and says how to load otherwise", async () => {
+    const loader = createTokenizerLoader();
+    expect(loader.get('estimate')).toBe(estimateTokenizer);
+    expect(thrown(() => loader.get('o200k_base'))).toBeInstanceOf(EncodingNotLoadedError);
+    const loaded = await loader.load('o200k_base');
+    expect(loader.get('o200k_base')).toBe(loaded);
+    expect(createTokenizerLoader().get('estimate')).toBe(estimateTokenizer);
+    expect(thrown(() => createTokenizerLoader().get('o200k_base'))).toBeInstanceOf(EncodingNotLoadedError); // a loader's tokenizers are its own
+    expect(new EncodingNotLoadedError('cl100k_base').message).toContain("await loader.load('cl100k_base')");
   });
 
   it('counts the empty string as zero', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import type { Tiktoken } from 'tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTokenizer } from '../src/index.js';
+import { createTokenizerLoader, loadTokenizer } from '../src/index.js';
 import type { EncodingName, Tokenizer } from '../src/index.js';
 import { loadCorpusTexts } from './corpus.js';
 
@@ -68,7 +68,7 @@ describe.each(['o200k_base', 'cl100k_base'] as const)('%s equals the tiktoken WA
 });
 
 describe('lazy loading', () => {
-  it('imports only the requested rank module, once per encoding when cached', async () => {
+  it('imports only the requested rank module; a loader builds each encoding once and keeps it', async () => {
     const asked: string[] = [];
     const tok = await loadTokenizer('cl100k_base', {
       importRanks: async (encoding) => {
@@ -78,7 +78,16 @@ describe('lazy loading', () => {
     });
     expect(asked).toEqual(['cl100k_base']);
     expect(tok.count('hello world')).toBe(2);
-    const [a, b] = await Promise.all([loadTokenizer('o200k_base'), loadTokenizer('o200k_base')]);
+    const loader = createTokenizerLoader({
+      importRanks: async (encoding) => {
+        asked.push(encoding);
+        return (await import('js-tiktoken/ranks/o200k_base')).default;
+      },
+    });
+    const [a, b] = await Promise.all([loader.load('o200k_base'), loader.load('o200k_base')]);
     expect(a).toBe(b);
+    expect(await loader.load('o200k_base')).toBe(a);
+    expect(asked).toEqual(['cl100k_base', 'o200k_base']);
+    expect(await loadTokenizer('o200k_base')).not.toBe(a); // nothing is kept in module scope
   });
 });

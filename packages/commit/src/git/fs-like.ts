@@ -9,6 +9,11 @@ export interface FsStatsLike {
 /** An open file as returned by {@link FsPromisesLike.open}. */
 export interface FsFileHandleLike {
   writeFile(data: Uint8Array): Promise<void>;
+  /**
+   * Reads `length` bytes at `position` into `buffer` from `offset` (node's `FileHandle.read`). Optional: without it a
+   * pack is read whole the first time one of its objects is read, instead of the object's bytes alone.
+   */
+  read?(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   /** Flushes the file's data to stable storage (fdatasync). */
   datasync(): Promise<void>;
   close(): Promise<void>;

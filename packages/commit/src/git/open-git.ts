@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import * as nodeFs from 'node:fs';
-import { Volume, createFsFromVolume } from 'memfs';
 import { GitArgumentError, NotARepositoryError } from './errors.js';
 import type { FsLike } from './fs-like.js';
 import type { GitContext } from './git-context.js';
@@ -120,12 +119,19 @@ function readHook(opts: OpenGitCommonOptions): { onObjectRead?: (oid: string) =>
   return hook === undefined ? {} : { onObjectRead: hook };
 }
 
+/** A fresh memfs volume's file system. */
+async function memoryFs(): Promise<FsLike> {
+  const { Volume, createFsFromVolume } = await import('memfs');
+  return createFsFromVolume(new Volume()) as unknown as FsLike;
+}
+
 export async function openGit(opts: OpenGitOptions): Promise<GitContext> {
   if (typeof opts !== 'object' || opts === null) throw new GitArgumentError('opts', 'expected { dir } or { memory: true }');
   let ctx: GitContext;
   if ('memory' in opts) {
     if (opts.memory !== true) throw new GitArgumentError('opts.memory', 'must be true');
-    ctx = { fs: opts.fs ?? createFsFromVolume(new Volume()), gitdir: '/ctxgit.git', cache: {}, ...readHook(opts) };
+    // memfs is imported only for a repository in memory: a process on disk never loads it
+    ctx = { fs: opts.fs ?? (await memoryFs()), gitdir: '/ctxgit.git', cache: {}, ...readHook(opts) };
   } else {
     if (typeof opts.dir !== 'string' || opts.dir === '') throw new GitArgumentError('opts.dir', 'expected a directory path');
     ctx = { fs: opts.fs ?? nodeFs, gitdir: resolve(opts.dir).replace(/\\/gu, '/').replace(/(?<=.)\/+$/u, ''), cache: {}, ...readHook(opts) };

@@ -1,8 +1,6 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { fetch as gitFetch, listServerRefs, push as gitPush } from 'isomorphic-git';
 import type { GitAuth, HttpClient } from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
 import type { GitContext } from '../git/git-context.js';
 import { hasObject } from '../git/has-object.js';
 import type { AuthCallback, ResolvedRemote } from './remote.js';
@@ -24,7 +22,8 @@ export interface Transport {
  */
 function patientHttp(): HttpClient {
   const agents = { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) };
-  return { request: (req) => nodeHttp.request({ ...req, agent: req.url.startsWith('https:') ? agents.https : agents.http }) };
+  // isomorphic-git is imported on the first transfer, not with the package: most processes never talk to a server
+  return { request: async (req) => (await import('isomorphic-git/http/node')).default.request({ ...req, agent: req.url.startsWith('https:') ? agents.https : agents.http }) };
 }
 
 /** A transport over isomorphic-git's node HTTP client. */
@@ -92,6 +91,7 @@ function remoteError(err: unknown, operation: string, ref: string, expected: str
  * whole advertisement, filtered here, from a v1 server).
  */
 export async function listRemoteRefs(t: Transport, prefix: string): Promise<Map<string, string>> {
+  const { listServerRefs } = await import('isomorphic-git');
   const secrets = new Secrets();
   try {
     const refs = await listServerRefs({ http: t.http, url: t.remote.url, headers: { ...t.remote.headers }, prefix, protocolVersion: 2, ...authHooks(t, secrets) });
@@ -107,6 +107,7 @@ export async function listRemoteRefs(t: Transport, prefix: string): Promise<Map<
  */
 export async function download(ctx: GitContext, t: Transport, ref: string, oid: string, have: string | null): Promise<void> {
   if (await hasObject(ctx, oid)) return;
+  const { fetch: gitFetch } = await import('isomorphic-git');
   const secrets = new Secrets();
   try {
     await gitFetch({
@@ -135,6 +136,7 @@ export async function download(ctx: GitContext, t: Transport, ref: string, oid: 
  * {@link RemoteConflictError} and changes nothing.
  */
 export async function upload(ctx: GitContext, t: Transport, ref: string, expected: string | null): Promise<void> {
+  const { push: gitPush } = await import('isomorphic-git');
   const secrets = new Secrets();
   try {
     await gitPush({

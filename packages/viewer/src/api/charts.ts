@@ -1,5 +1,5 @@
 import type { TokenizerEncoding } from '@ctxgit/tokenize';
-import { loadTokenizer, resolveModel } from '@ctxgit/tokenize';
+import { resolveModel } from '@ctxgit/tokenize';
 import type { ChartsView } from '../api-types.js';
 import type { ViewerContext } from './viewer-context.js';
 
@@ -8,7 +8,7 @@ export async function chartsView(ctx: ViewerContext, name: string, limit: number
   const session = await ctx.session(name);
   const entries = await session.log({ limit: limit + 1 });
   const calls = entries.slice(0, limit).reverse();
-  const tokenizer = await loadTokenizer(resolveModel(session.model, { window: session.window }).encoding as TokenizerEncoding);
+  const tokenizer = await ctx.repo.tokenizers.load(resolveModel(session.model, { window: session.window }).encoding as TokenizerEncoding);
   const price = ctx.prices[session.model] ?? null;
   const cost = (tokens: number): number | null => (price === null ? null : (tokens * price) / 1_000_000);
   const points = [];

@@ -97,14 +97,19 @@ async function readPacked(ctx: GitContext, oid: string): Promise<RawObject | nul
   return object;
 }
 
-/** Reads and verifies one object (cache, then loose, then packs). */
+/** Reads and verifies one object (cache, then the packs loaded so far, then loose, then the packs listed again). */
 export async function readObjectInternal(ctx: GitContext, oid: string): Promise<RawObject> {
   if (oid === EMPTY_TREE) return { type: 'tree', content: new Uint8Array(0) };
   const state = stateOf(ctx);
   const hit = cachedObject(state, oid) ?? state.pending.get(oid);
   if (hit !== undefined) return hit;
-  const deflated = await readFileOrNull(ctx, loosePath(ctx, oid).file);
-  const object = deflated !== null ? decodeLoose(oid, deflated) : await readPacked(ctx, oid);
+  // packs first: most objects live in packs, and a miss of the loaded indexes costs no I/O, where trying the loose
+  // file first costs a failed open (an error and its stack) per packed object
+  let object = inLoadedPacks(ctx, oid) ? await readPacked(ctx, oid) : null;
+  if (object === null) {
+    const deflated = await readFileOrNull(ctx, loosePath(ctx, oid).file);
+    object = deflated !== null ? decodeLoose(oid, deflated) : await readPacked(ctx, oid);
+  }
   if (object === null) throw new ObjectNotFoundError(oid);
   ctx.onObjectRead?.(oid);
   rememberExisting(state, oid);

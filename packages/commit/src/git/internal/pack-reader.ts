@@ -43,6 +43,15 @@ export async function refresh(ctx: GitContext): Promise<boolean> {
   return changed;
 }
 
+/** The index's name at `at` against `want` (20 bytes), as `idx.compare(want, 0, 20, at, at + 20)` signs it, by a byte loop (`Buffer.compare` with offsets validates them on every call). */
+function compareName(want: Buffer, idx: Buffer, at: number): number {
+  for (let k = 0; k < 20; k++) {
+    const d = (idx[at + k] as number) - (want[k] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 /** The offset of `oid` in the pack, by binary search in its index's sorted names; undefined when absent. */
 function findOffset(p: LoadedPack, oid: string): number | undefined {
   const want = Buffer.from(oid, 'hex');
@@ -52,7 +61,7 @@ function findOffset(p: LoadedPack, oid: string): number | undefined {
   const names = 8 + 1024;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const cmp = p.idx.compare(want, 0, 20, names + mid * 20, names + mid * 20 + 20);
+    const cmp = compareName(want, p.idx, names + mid * 20);
     if (cmp === 0) {
       const off = p.idx.readUInt32BE(names + p.count * 24 + mid * 4);
       if ((off & 0x80000000) === 0) return off;
@@ -127,12 +136,84 @@ export async function packBytes(ctx: GitContext, name: string): Promise<Buffer> 
   return loadPack(ctx, p);
 }
 
+/**
+ * A pack of at most this many objects is read whole on its first read (small, and its delta chains then resolve in
+ * memory); a larger one entry by entry, so that a cold start reads what it needs, not the history the pack holds.
+ */
+const WHOLE_PACK_OBJECTS = 4096;
+/** First read of an entry: its header and, for most entries, all of its deflated bytes. */
+const FIRST_READ = 4 * 1024;
+
+/** The entry header's size field (a varint after the type bits) and the header's length up to the deflated data. */
+function entryHeader(bytes: Buffer, at: number): { size: number; length: number } {
+  let i = at;
+  let byte = bytes[i++] as number;
+  let size = byte & 0x0f;
+  let shift = 4;
+  while (byte & 0x80 && i < bytes.length) {
+    byte = bytes[i++] as number;
+    size += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  }
+  const type = ((bytes[at] as number) >> 4) & 7;
+  if (type === 7) i += 20;
+  else if (type === 6) while ((bytes[i++] as number) & 0x80 && i < bytes.length);
+  return { size, length: i - at };
+}
+
+/**
+ * The bytes of the pack from `offset` on, enough for the entry there: the loaded pack when it is in memory, else,
+ * for a pack of more than {@link WHOLE_PACK_OBJECTS} objects, read at that position (its header, then at most zlib's
+ * bound for its size), so that reading a few objects of a large pack does not read the pack. Null when the pack is
+ * to be read whole (small, or a file system that cannot read at a position).
+ */
+async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Promise<{ bytes: Buffer; at: number; end: number } | null> {
+  if (p.pack !== undefined) return { bytes: p.pack, at: offset, end: p.pack.length - 20 };
+  if (p.count <= WHOLE_PACK_OBJECTS) return null;
+  const path = `${packDir(ctx)}/${p.name}.pack`;
+  let handle: Awaited<ReturnType<GitContext['fs']['promises']['open']>>;
+  try {
+    handle = await ctx.fs.promises.open(path, 'r');
+  } catch (err) {
+    throw new GitIoError('read', path, err);
+  }
+  try {
+    if (typeof handle.read !== 'function') return null;
+    const read = async (length: number): Promise<Buffer> => {
+      const buf = Buffer.allocUnsafe(length); // only the bytes read are used
+      let n = 0;
+      while (n < length) {
+        const { bytesRead } = await (handle.read as NonNullable<typeof handle.read>)(buf, n, length - n, offset + n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      return buf.subarray(0, n);
+    };
+    let bytes = await read(FIRST_READ);
+    const { size, length } = entryHeader(bytes, 0);
+    // deflate's worst case: the data stored, 5 bytes per block, plus the zlib header and checksum
+    const bound = length + size + 5 * Math.ceil(size / 16_383 + 1) + 6;
+    if (bound > bytes.length && bytes.length === FIRST_READ) bytes = await read(bound);
+    return { bytes, at: 0, end: bytes.length };
+  } catch (err) {
+    throw new GitIoError('read', path, err);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 /** Decodes the entry at `offset` (resolving delta chains); `readBase` reads a REF_DELTA base by oid. */
 async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject> {
-  const pack = await loadPack(ctx, p);
+  let window = await entryWindow(ctx, p, offset);
+  if (window === null) {
+    const whole = await loadPack(ctx, p);
+    window = { bytes: whole, at: offset, end: whole.length - 20 };
+  }
+  const pack = window.bytes;
   const where = `${p.name}.pack@${offset}`;
-  if (offset < 12 || offset >= pack.length - 20) throw new CorruptObjectError(where, 'offset outside the pack');
-  let i = offset;
+  const end = window.end;
+  if (offset < 12 || window.at >= end) throw new CorruptObjectError(where, 'offset outside the pack');
+  let i = window.at;
   let byte = pack[i++] as number;
   const type = (byte >> 4) & 7;
   let size = byte & 0x0f;
@@ -144,7 +225,7 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
   }
   const inflate = (at: number): Buffer => {
     try {
-      return inflateSync(pack.subarray(at, pack.length - 20));
+      return inflateSync(pack.subarray(at, end));
     } catch (err) {
       throw new CorruptObjectError(where, `zlib: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -51,7 +51,7 @@ async function removeFile(ctx: GitContext, path: string): Promise<void> {
 }
 
 /** Writes an encoded pack and its index (pack first: a reader looks for the index); returns its name. */
-async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<string> {
+export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<string> {
   const { checksum, pack, idx } = encoded;
   const dir = packDir(ctx);
   const name = `pack-${checksum}`;
@@ -173,6 +173,29 @@ export async function maintain(ctx: GitContext, full: boolean): Promise<Maintena
     const roll = full ? packs : packsToRollUp(packs, loose.length);
     const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1));
     return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose, full);
+  });
+  state.chain = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
+/**
+ * Rolls every pack and every loose object up into one pack by copying the packs' entries (no delta search: what
+ * maintenance does, for all of them); a full repack, as {@link maintain} `full` does, only when two packs share an
+ * object. Runs after the flushes and maintenance in flight.
+ *
+ * @param ctx - the repository
+ */
+export async function packAll(ctx: GitContext): Promise<MaintenanceResult> {
+  const state = stateOf(ctx);
+  const run = state.chain.then(async () => {
+    const loose = await listLoose(ctx);
+    state.looseWritten = 0;
+    const packs = await listPacks(ctx);
+    const nothing = loose.length === 0 && packs.length <= 1;
+    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, packs, loose, false);
   });
   state.chain = run.then(
     () => undefined,

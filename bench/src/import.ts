@@ -1,0 +1,123 @@
+/**
+ * `ctxgit import` at scale (issue 17, item 4): the chained corpus session of N model calls imported as `ctxgit import`
+ * does it — replayed into a repository in memory (a commit before every model call), packed into one pack
+ * (`packSessions`), written into a new repository on disk as that pack plus the session's refs (`adoptSessionPack`) —
+ * each size in a fresh node process, reporting its peak RSS, the time of each phase and the objects written per
+ * second.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/import.ts [--quick] [--sizes=1000,10000] [--copy]`
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** One import; milliseconds, MB. */
+export interface ImportBenchRow {
+  readonly turns: number;
+  /** `packSessions` with a delta search over every object (what `ctxgit import` does), or the packs' entries copied. */
+  readonly compact: boolean;
+  readonly entries: number;
+  /** Peak resident set of the fresh process (`process.resourceUsage().maxRSS`). */
+  readonly peakRssMb: number;
+  readonly replayMs: number;
+  readonly packMs: number;
+  readonly writeMs: number;
+  /** Objects of the one pack, and the pack's bytes. */
+  readonly objects: number;
+  readonly packBytes: number;
+  /** Objects per second, end to end (replay + pack + write). */
+  readonly objectsPerSecond: number;
+  /** Pack files in the repository on disk after the import. */
+  readonly packFiles: number;
+}
+
+/** Result of {@link runImportBench}. */
+export interface ImportBenchResult {
+  readonly rows: readonly ImportBenchRow[];
+  /** Peak RSS of the largest import over the smallest's (issue 17 asks ≤ 2 for 10,000 against 1,000 turns). */
+  readonly rssRatio: number;
+  readonly notes: readonly string[];
+}
+
+const SELF = fileURLToPath(import.meta.url);
+
+async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
+  const { adoptSessionPack, openRepo, packSessions } = await import('@ctxgit/commit');
+  const { chainCorpus, prefix } = await import('./commit.js');
+  const { replayAll } = await import('../../packages/cli/src/commands/import.js');
+  const chain = await chainCorpus(turns + 1);
+  const transcript = prefix(chain, turns);
+  const dir = mkdtempSync(join(tmpdir(), 'ctxgit-bench-import-'));
+  try {
+    const a = performance.now();
+    const memory = await openRepo({ memory: true });
+    await replayAll(memory, [{ session: 'bench', transcript }], { model: 'openai:gpt-4o', clockStep: 60 }, { tick: () => undefined, done: () => undefined }, '');
+    const b = performance.now();
+    const packed = await packSessions(memory, { compact });
+    const c = performance.now();
+    const repo = await openRepo({ dir: join(dir, 'ctx.git'), fsync: true });
+    await adoptSessionPack(repo, packed);
+    const d = performance.now();
+    const packDir = join(dir, 'ctx.git', 'objects', 'pack');
+    return {
+      turns,
+      compact,
+      entries: transcript.entries.length,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      replayMs: Math.round(b - a),
+      packMs: Math.round(c - b),
+      writeMs: Math.round(d - c),
+      objects: packed.objects,
+      packBytes: readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((n, f) => n + statSync(join(packDir, f)).size, 0),
+      objectsPerSecond: Math.round(packed.objects / ((d - a) / 1000)),
+      packFiles: readdirSync(packDir).filter((f) => f.endsWith('.pack')).length,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs the import benchmark, one fresh process per size.
+ *
+ * @param opts - `sizes` (default 1,000 and 10,000 model calls; quick: 100 and 1,000); `copy`: pack with
+ *   `compact: false`; `log` for progress
+ * @returns one row per size and the peak-RSS ratio of the largest over the smallest
+ * @example
+ * ```ts
+ * const r = await runImportBench({ quick: true });
+ * ```
+ */
+export async function runImportBench(opts: { readonly quick: boolean; readonly sizes?: readonly number[]; readonly copy?: boolean; readonly log?: (line: string) => void }): Promise<ImportBenchResult> {
+  const log = opts.log ?? ((): void => undefined);
+  const sizes = opts.sizes ?? (opts.quick ? [100, 1000] : [1000, 10_000]);
+  const rows: ImportBenchRow[] = [];
+  for (const turns of sizes) {
+    const r = spawnSync(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', SELF, '--child', String(turns), ...(opts.copy === true ? ['--copy'] : [])], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (r.status !== 0) throw new Error(`import child (${turns} turns) failed (exit ${String(r.status)}): ${r.stderr.slice(-2000)}`);
+    const row = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as ImportBenchRow;
+    rows.push(row);
+    log(`import: ${turns} turns: ${row.objects} objects in one pack, peak RSS ${row.peakRssMb} MB, ${row.objectsPerSecond} objects/s`);
+  }
+  const first = rows[0];
+  const last = rows.at(-1);
+  return {
+    rows,
+    rssRatio: first === undefined || last === undefined ? 0 : Number((last.peakRssMb / first.peakRssMb).toFixed(2)),
+    notes: ['Each size runs in a fresh node process (tsx): RSS includes the runtime and the modules. The repository on disk is written with fsync on.'],
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf('--child');
+  if (at >= 0) process.stdout.write(`${JSON.stringify(await child(Number(argv[at + 1]), !argv.includes('--copy')))}\n`);
+  else {
+    const sizes = argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length).split(',').map(Number);
+    const r = await runImportBench({ quick: argv.includes('--quick'), copy: argv.includes('--copy'), ...(sizes === undefined ? {} : { sizes }), log: (l) => process.stderr.write(`${l}\n`) });
+    process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+  }
+}
