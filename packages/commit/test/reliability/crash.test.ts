@@ -90,13 +90,17 @@ function newExpected(): Expected {
 }
 
 /**
- * A new repository for a lane of writers, prepared here once (not replayed by each victim): sessions `s` and `f`
- * (small budget), `f` filled past its fold threshold, so that every commit of `f` after one more exchange folds.
+ * A new repository for a lane of writers, prepared here once (not replayed by each victim): sessions `s` (with a first
+ * exchange) and `f` (small budget), `f` filled past its fold threshold, so that every commit of `f` after one more
+ * exchange folds.
  */
 async function newLaneRepo(): Promise<Expected> {
   const e = newExpected();
   const repo = await openRepo({ dir: e.gitdir, fsync: true });
-  await repo.createSession('s', { model: MODEL });
+  const s = await repo.createSession('s', { model: MODEL });
+  // a first exchange on `s`: a fork needs a node to fork at
+  e.acked.set('s', [(await s.append({ role: 'user', output: 'first question' })).id, (await s.append({ role: 'assistant', output: 'first answer' })).id]);
+  e.commits.push((await s.commit()).id);
   const f = await repo.createSession('f', { model: MODEL, budget: FOLD_BUDGET });
   const ids: string[] = [];
   for (let i = 0; i < FOLD_FILL; i++) {
