@@ -50,6 +50,7 @@ it('exports exactly the public API', async () => {
     'foldTools',
     'foldToolsFor',
     'hasObject',
+    'hashObject',
     'incompleteImports',
     'listRefs',
     'listTree',
