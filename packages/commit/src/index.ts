@@ -59,6 +59,8 @@ export type { CommitTools } from './tools/commit-tools.js';
 export type { LogEntry } from './log-entry.js';
 export type { AppendNewResult, HistoryEntry } from './append-new.js';
 export type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
+export { refLayout } from './refs.js';
+export type { RefLayout } from './refs.js';
 export { canonicalJson } from './canonical-json.js';
 export type { CanonicalJsonOptions } from './canonical-json.js';
 export { diffCommits } from './diff-commits.js';

@@ -63,6 +63,7 @@ it('exports exactly the public API', async () => {
     'readRef',
     'readTree',
     'recoverStaleLocks',
+    'refLayout',
     'removeTempObjects',
     'updateTree',
     'validateRefComponent',
