@@ -5,7 +5,7 @@ const pkg = (name: string): string => fileURLToPath(new URL(`./packages/${name}/
 
 export default defineConfig({
   resolve: {
-    alias: ['dag', 'tokenize', 'rules', 'commit', 'render', 'viewer', 'cli', 'langgraph', 'ai-sdk', 'clients'].map((name) => ({
+    alias: ['errors', 'dag', 'tokenize', 'rules', 'commit', 'render', 'viewer', 'cli', 'langgraph', 'ai-sdk', 'clients'].map((name) => ({
       find: new RegExp(`^@ctxgit/${name}$`),
       replacement: pkg(name),
     })),

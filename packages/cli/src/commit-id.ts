@@ -1,5 +1,5 @@
 import type { ContextCommit, Repo } from '@ctxgit/commit';
-import { listRefs, readCommitObject, readRef } from '@ctxgit/commit';
+import { listRefs, readCommitObject, readRef, refLayout } from '@ctxgit/commit';
 import { CliError } from './errors.js';
 
 /** Shortest commit id prefix accepted (as git's default abbreviation floor). */
@@ -13,7 +13,7 @@ async function allCommitIds(repo: Repo): Promise<Set<string>> {
   const ids = new Set<string>();
   const todo: string[] = [];
   const dags = new Set<string>();
-  for (const ref of await listRefs(repo.git, 'refs/ctxgit/sessions/')) {
+  for (const ref of await listRefs(repo.git, refLayout.sessions)) {
     const oid = ref.endsWith('/context') || ref.endsWith('/dag') ? await readRef(repo.git, ref) : null;
     if (oid === null) continue;
     if (ref.endsWith('/context')) todo.push(oid);

@@ -1,5 +1,5 @@
 import type { LogEntry, Repo, Session } from '@ctxgit/commit';
-import { readCommitObject, readRef } from '@ctxgit/commit';
+import { readCommitObject, readRef, refLayout } from '@ctxgit/commit';
 
 /**
  * Every context commit of a session, on every branch, oldest first: the commits its DAG ref indexes (each DAG
@@ -8,7 +8,7 @@ import { readCommitObject, readRef } from '@ctxgit/commit';
  */
 export async function allSessionCommits(repo: Repo, s: Session): Promise<LogEntry[]> {
   const ids = new Set<string>((await s.log()).map((e) => e.id));
-  for (let oid = await readRef(repo.git, `refs/ctxgit/sessions/${s.name}/dag`); oid !== null; ) {
+  for (let oid = await readRef(repo.git, refLayout.dag(s.name)); oid !== null; ) {
     const c = await readCommitObject(repo.git, oid);
     for (const m of c.message.matchAll(/^Context-Commit: ([0-9a-f]{40}) /gmu)) ids.add(m[1] as string);
     // the DAG's own chain: the first parent that is a DAG commit of this session (a fork's first DAG commit has its source's as parent)

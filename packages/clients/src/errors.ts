@@ -1,5 +1,7 @@
+import { CtxgitError } from '@ctxgit/errors';
+
 /**
- * Base class of every error thrown by `@ctxgit/clients`; `code` is stable, `data` holds the offending values.
+ * Base class (a {@link CtxgitError}) of every error thrown by `@ctxgit/clients`; `code` is stable, `data` holds the offending values.
  *
  * @example
  * ```ts
@@ -7,16 +9,9 @@
  * catch (e) { if (e instanceof ClientsError) console.error(e.code, e.data); }
  * ```
  */
-export class ClientsError extends Error {
-  /** Stable machine-readable code, e.g. `E_CLIENTS_UNSUPPORTED`. */
-  readonly code: string;
-  /** The values that caused the error. */
-  readonly data: { readonly [key: string]: unknown };
+export class ClientsError extends CtxgitError {
   constructor(code: string, message: string, data: { readonly [key: string]: unknown }) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-    this.data = data;
+    super(code, message, data);
   }
 }
 

@@ -1,8 +1,10 @@
+import { CtxgitError } from '@ctxgit/errors';
+
 /** A JSON-able payload describing what went wrong. */
 export type CommitErrorData = { readonly [key: string]: unknown };
 
 /**
- * Base class of every error thrown by `@ctxgit/commit`.
+ * Base class (a {@link CtxgitError}) of every error thrown by `@ctxgit/commit`.
  *
  * `code` is stable across versions (match on it, not on the message); `data` carries the offending values.
  *
@@ -12,16 +14,9 @@ export type CommitErrorData = { readonly [key: string]: unknown };
  * catch (e) { if (e instanceof CommitError && e.code === 'E_COMMIT_UNKNOWN_SESSION') report(e.data); else throw e; }
  * ```
  */
-export class CommitError extends Error {
-  /** Stable machine-readable code, e.g. `E_COMMIT_UNKNOWN_SESSION`. */
-  readonly code: string;
-  /** The values that caused the error. */
-  readonly data: CommitErrorData;
-  constructor(code: string, message: string, data: CommitErrorData = {}, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-    this.data = data;
+export class CommitError extends CtxgitError<CommitErrorData> {
+  constructor(code: string, message: string, data: CommitErrorData = {}, options?: { readonly cause?: unknown; readonly retryable?: boolean }) {
+    super(code, message, data, options);
   }
 }
 
@@ -109,7 +104,7 @@ export class EmptySessionError extends CommitError {
 
 /**
  * Another writer changed the session first, or is writing a ref of it right now; nothing of this call was written
- * and it can be retried (`E_COMMIT_CONFLICT`, `data.retryable` true). `data.reason` is `'locked'` when a live writer
+ * and it can be retried (`E_COMMIT_CONFLICT`, `retryable` and `data.retryable` true). `data.reason` is `'locked'` when a live writer
  * holds the ref's lock (`data.holder` names it), `'moved'` otherwise.
  */
 export class CommitConflictError extends CommitError {
@@ -122,7 +117,7 @@ export class CommitConflictError extends CommitError {
         ? `a live writer is writing session "${session}" (${what}) right now${holderText(c['holder'])}; nothing of this call was written, retry it`
         : `another writer changed session "${session}" (${what}) first; nothing of this call was written, retry it`,
       { session, what, reason: locked ? 'locked' : 'moved', retryable: true, ...(locked ? { holder: c['holder'] ?? null } : {}) },
-      { cause },
+      { cause, retryable: true },
     );
   }
 }

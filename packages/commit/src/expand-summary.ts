@@ -1,16 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { Node } from '@ctxgit/dag';
 import { canonicalJson } from './canonical-json.js';
 import { UnknownItemError, VerificationError } from './errors.js';
 import type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
+import { hashObject } from './git/object-hash.js';
 import { readBlob } from './git/read-blob.js';
 import { readFoldTree, type FoldedEntry } from './layout/fold-tree.js';
 import type { RepoCore } from './repo-core.js';
 import type { StoredCommit } from './stored-commit.js';
-
-function blobOid(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
 
 /** The tree of what summary `key` folded: a live summary's, or (searched through the live summaries' trees) a nested one's. */
 async function treeOf(core: RepoCore, stored: StoredCommit, key: string): Promise<string> {
@@ -54,13 +50,13 @@ export async function expandSummary(core: RepoCore, stored: StoredCommit, key: s
     const k = folded.item.key;
     if (folded.origin === undefined) throw new UnknownItemError(k, stored.commit.id, `folded by ${key} but without a recorded original`);
     const bytes = await readBlob(core.git, folded.origin);
-    const actual = blobOid(bytes);
+    const actual = hashObject('blob', bytes);
     const nodeId = folded.item.attachedFrom === folded.item.key ? folded.item.key : folded.item.sourceNodeId;
     if (actual !== folded.origin) throw new VerificationError(nodeId, folded.origin, actual);
     const text = new TextDecoder().decode(bytes);
     const node = JSON.parse(text) as Node;
     const current = typeof node.session === 'string' ? await core.store.nodeIn(node.session, node.id) : undefined;
-    const currentOid = current === undefined ? 'missing' : blobOid(new TextEncoder().encode(canonicalJson(current)));
+    const currentOid = current === undefined ? 'missing' : hashObject('blob', canonicalJson(current));
     if (currentOid !== folded.origin) throw new VerificationError(node.id, folded.origin, currentOid);
     originals.push({ key: k, oid: folded.origin, node, text });
   }

@@ -11,12 +11,12 @@ import { readRef } from './git/read-ref.js';
 import { writeBlob } from './git/write-blob.js';
 import { writeCommit } from './git/write-commit.js';
 import { writeTree } from './git/write-tree.js';
-import { sessionOfRefComponent, sessionRefComponent } from './refs.js';
+import { importRef, IMPORTS_PREFIX, sessionOfRefComponent } from './refs.js';
 import { Repo } from './repo.js';
 import { validateRefComponent } from './git/validate-ref-name.js';
 
 /** Prefix of the import markers: `refs/ctxgit/imports/<session>` exists while an import of that session runs. */
-export const IMPORTS_PREFIX = 'refs/ctxgit/imports/';
+export { IMPORTS_PREFIX } from './refs.js';
 
 /** The file of a marker commit's tree. */
 export const IMPORT_MARKER_FILE = 'import.json';
@@ -31,7 +31,7 @@ export interface IncompleteImport {
 
 /** The marker ref of `session`'s import. */
 export function importMarkerRef(session: string): string {
-  return `${IMPORTS_PREFIX}${sessionRefComponent(session)}`;
+  return importRef(session);
 }
 
 /** The `{ format, session, resume }` record of a marker commit, or undefined when it is not one. */

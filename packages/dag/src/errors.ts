@@ -1,8 +1,10 @@
+import { CtxgitError } from '@ctxgit/errors';
+
 /** A JSON-able payload describing what went wrong: the offending values, never secrets. */
 export type DagErrorData = { readonly [key: string]: unknown };
 
 /**
- * Base class of every error thrown by `@ctxgit/dag`.
+ * Base class (a {@link CtxgitError}) of every error thrown by `@ctxgit/dag`.
  *
  * `code` is stable across versions (match on it, not on the message); `data` carries the offending values;
  * `retryable` is true only when repeating the same call on fresh state can succeed (a store conflict).
@@ -13,19 +15,9 @@ export type DagErrorData = { readonly [key: string]: unknown };
  * catch (e) { if (e instanceof DagError && e.retryable) { ... } }
  * ```
  */
-export class DagError<D extends DagErrorData = DagErrorData> extends Error {
-  /** Stable machine-readable code, e.g. `E_DAG_UNKNOWN_ROLE`. */
-  readonly code: string;
-  /** The values that caused the error. */
-  readonly data: D;
-  /** True when the same call may succeed if repeated (it re-reads the store). Defaults to false. */
-  readonly retryable: boolean;
+export class DagError<D extends DagErrorData = DagErrorData> extends CtxgitError<D> {
   constructor(code: string, message: string, data: D, options?: { readonly cause?: unknown; readonly retryable?: boolean }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.code = code;
-    this.data = data;
-    this.retryable = options?.retryable ?? false;
+    super(code, message, data, options);
   }
 }
 

@@ -1,8 +1,10 @@
+import { CtxgitError } from '@ctxgit/errors';
+
 /** A JSON-able payload describing what went wrong. */
 export type LangGraphErrorData = { readonly [key: string]: unknown };
 
 /**
- * Base class of every error thrown by `@ctxgit/langgraph`; `code` is stable, `data` holds the offending values.
+ * Base class (a {@link CtxgitError}) of every error thrown by `@ctxgit/langgraph`; `code` is stable, `data` holds the offending values.
  *
  * @example
  * ```ts
@@ -10,16 +12,9 @@ export type LangGraphErrorData = { readonly [key: string]: unknown };
  * catch (e) { if (e instanceof LangGraphSaverError) console.error(e.code, e.data); }
  * ```
  */
-export class LangGraphSaverError extends Error {
-  /** Stable machine-readable code, e.g. `E_LANGGRAPH_MISSING_CONFIG`. */
-  readonly code: string;
-  /** The values that caused the error. */
-  readonly data: LangGraphErrorData;
+export class LangGraphSaverError extends CtxgitError<LangGraphErrorData> {
   constructor(code: string, message: string, data: LangGraphErrorData = {}) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-    this.data = data;
+    super(code, message, data);
   }
 }
 

@@ -1,17 +1,11 @@
-/**
- * Base class of every error thrown by `@ctxgit/render`. `code` is stable; `data` says what was found.
- */
-export class RenderError extends Error {
-  /** Stable machine-readable code, e.g. `E_RENDER_EMPTY`. */
-  readonly code: string;
-  /** Details of what was wrong, JSON-able. */
-  readonly data: Readonly<Record<string, unknown>>;
+import { CtxgitError } from '@ctxgit/errors';
 
+/**
+ * Base class (a {@link CtxgitError}) of every error thrown by `@ctxgit/render`. `code` is stable; `data` says what was found.
+ */
+export class RenderError extends CtxgitError<Readonly<Record<string, unknown>>> {
   constructor(code: string, message: string, data: Readonly<Record<string, unknown>>) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-    this.data = data;
+    super(code, message, data);
   }
 }
 

@@ -1,14 +1,9 @@
-/** Base class of every error thrown by `@ctxgit/rules`; `code` is stable, `data` says what was wrong. */
-export class RulesError extends Error {
-  /** Stable machine-readable code, e.g. `E_RULES_INVARIANT`. */
-  readonly code: string;
-  /** Structured details of the failure. */
-  readonly data: Readonly<Record<string, unknown>>;
+import { CtxgitError } from '@ctxgit/errors';
+
+/** Base class (a {@link CtxgitError}) of every error thrown by `@ctxgit/rules`; `code` is stable, `data` says what was wrong. */
+export class RulesError extends CtxgitError<Readonly<Record<string, unknown>>> {
   constructor(code: string, message: string, data: Readonly<Record<string, unknown>>) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-    this.data = data;
+    super(code, message, data);
   }
 }
 

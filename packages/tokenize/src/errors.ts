@@ -1,25 +1,19 @@
+import { CtxgitError } from '@ctxgit/errors';
+
 /**
- * Base class of every error thrown by `@ctxgit/tokenize`.
+ * Base class (a {@link CtxgitError}) of every error thrown by `@ctxgit/tokenize`.
  *
  * @remarks
  * `code` is stable across versions (match on it, not on `message`); `data` carries the offending values.
  */
-export class TokenizeError extends Error {
-  /** Stable machine-readable code, e.g. `E_TOKENIZE_UNKNOWN_ENCODING`. */
-  readonly code: string;
-  /** Structured details about what was wrong. */
-  readonly data: Readonly<Record<string, unknown>>;
-
+export class TokenizeError extends CtxgitError<Readonly<Record<string, unknown>>> {
   /**
    * @param code - stable error code
    * @param message - what was wrong and what to do
    * @param data - structured details
    */
   constructor(code: string, message: string, data: Readonly<Record<string, unknown>>) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-    this.data = data;
+    super(code, message, data);
   }
 }
 

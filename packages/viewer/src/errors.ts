@@ -1,3 +1,5 @@
+import { CtxgitError } from '@ctxgit/errors';
+
 /** Stable codes of {@link ViewerError}. */
 export type ViewerErrorCode = 'E_VIEWER_NOT_FOUND' | 'E_VIEWER_BAD_REQUEST' | 'E_VIEWER_READ_ONLY' | 'E_VIEWER_HOST' | 'E_VIEWER_NO_ASSETS';
 
@@ -9,7 +11,7 @@ export interface ViewerErrorData {
 }
 
 /**
- * An error of the viewer: a refused request (unknown path, bad parameter, a write method, a foreign `Host`), or a
+ * An error of the viewer (a {@link CtxgitError}): a refused request (unknown path, bad parameter, a write method, a foreign `Host`), or a
  * missing front-end bundle. Answered as `{ error: { code, message } }` with `data.status`.
  *
  * @example
@@ -17,16 +19,13 @@ export interface ViewerErrorData {
  * try { createViewer({ repo, assetsDir: '/nowhere' }); } catch (e) { if (e instanceof ViewerError) e.code; }
  * ```
  */
-export class ViewerError extends Error {
+export class ViewerError extends CtxgitError<ViewerErrorData> {
   override readonly name = 'ViewerError';
-  readonly code: ViewerErrorCode;
-  readonly data: ViewerErrorData;
+  declare readonly code: ViewerErrorCode;
 
   /** @internal */
   constructor(code: ViewerErrorCode, message: string, data: ViewerErrorData) {
-    super(message);
-    this.code = code;
-    this.data = data;
+    super(code, message, data);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { recoverStaleLocks, removeTempObjects, verifyRepo } from '@ctxgit/commit';
+import { recoverStaleLocks, refLayout, removeTempObjects, verifyRepo } from '@ctxgit/commit';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { openExisting } from '../open-repository.js';
@@ -21,9 +21,9 @@ export function verifyCommand(io: CliIo): Command {
       .description(
         'Check the repository end to end: every ref points to an object of the right kind, every context commit\'s items hash to what ' +
           'its tree says and their origins are the DAG nodes byte for byte, every summary\'s originals exist, the DAG is readable, ' +
-          'acyclic and its indexes exact, and it only grew since the previous verification (the token in refs/ctxgit/verified).',
+          `acyclic and its indexes exact, and it only grew since the previous verification (the token in ${refLayout.verified}).`,
       )
-      .addOption(new Option('--record', 'when the repository is sound, store the verified DAG commit in refs/ctxgit/verified'))
+      .addOption(new Option('--record', `when the repository is sound, store the verified DAG commit in ${refLayout.verified}`))
       .addOption(new Option('--previous <token>', 'compare with this token of an earlier run instead of the recorded one'))
       .addOption(new Option('--quick', 'skip reading every object of every ref\'s whole history (checks the refs, the DAG and the context commits)'))
       .addOption(new Option('--repair', 'first remove what dead writers left: locks whose owner process died (or of another host, older than 10 minutes) and their temporary objects; never anything a live writer may need')),

@@ -11,7 +11,7 @@ import type { CommitErrorData } from '../errors.js';
  * ```
  */
 export class GitError extends CommitError {
-  constructor(code: string, message: string, data: CommitErrorData = {}, options?: { cause?: unknown }) {
+  constructor(code: string, message: string, data: CommitErrorData = {}, options?: { readonly cause?: unknown; readonly retryable?: boolean }) {
     super(code, message, data, options);
   }
 }
@@ -66,7 +66,7 @@ export interface LockHolder {
 
 /**
  * A compare-and-swap of a ref lost (`E_GIT_REF_CONFLICT`): the ref was not changed. Always retryable
- * (`data.retryable` is true).
+ * (`retryable` and `data.retryable` are true).
  *
  * @remarks
  * `data.reason` is `'locked'` when `<ref>.lock` is held by a live writer (`data.holder` names its host and pid) or by
@@ -83,7 +83,7 @@ export class RefConflictError extends GitError {
       actual,
       retryable: true,
       holder,
-    });
+    }, { retryable: true });
   }
 }
 

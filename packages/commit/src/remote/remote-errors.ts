@@ -13,11 +13,8 @@ import type { CommitErrorData } from '../errors.js';
  * ```
  */
 export class RemoteError extends CommitError {
-  /** True when retrying (after `sync` for a conflict) can succeed. */
-  readonly retryable: boolean;
   constructor(code: string, message: string, data: CommitErrorData, retryable: boolean) {
-    super(code, message, data);
-    this.retryable = retryable;
+    super(code, message, data, { retryable });
   }
 }
 

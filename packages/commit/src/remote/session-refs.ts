@@ -1,4 +1,4 @@
-import { contextRef, dagRef, SESSIONS_PREFIX, sessionOfRefComponent, sessionRefComponent } from '../refs.js';
+import { contextRef, CTXGIT_PREFIX, dagRef, SESSIONS_PREFIX, sessionOfRefComponent, sessionRefComponent } from '../refs.js';
 
 /**
  * Which refs a session needs, for transfer: the only place that knows which refs belong to a session (push, fetch,
@@ -25,7 +25,7 @@ export function sessionRefs(session: string): SessionRefs {
 }
 
 /** Prefix under which every transferable ref lies (what a listing of the remote asks for). */
-export const TRANSFER_PREFIX = 'refs/ctxgit/';
+export const TRANSFER_PREFIX = CTXGIT_PREFIX;
 
 /** The session a session-owned ref belongs to, or undefined for a shared ref. */
 export function sessionOfRef(ref: string): string | undefined {

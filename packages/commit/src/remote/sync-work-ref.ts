@@ -6,10 +6,10 @@ import { tempFileOwner, tempOwnerTag } from '../git/internal/lock-record.js';
 import { stateOf } from '../git/internal/state.js';
 import { errnoOf, isNotFound, unlinkQuietly } from '../git/internal/fs-ops.js';
 import { readRef } from '../git/read-ref.js';
-import { sessionRefComponent } from '../refs.js';
+import { sessionRefComponent, SYNC_WORK_PREFIX } from '../refs.js';
 
 /** Where sync builds a rebased DAG before the session's DAG ref moves to it (never pushed: outside `refs/ctxgit/`). */
-export const SYNC_WORK_PREFIX = 'refs/ctxgit-sync/';
+export { SYNC_WORK_PREFIX } from '../refs.js';
 
 /**
  * A fresh work ref for one rebase of `session`: `refs/ctxgit-sync/<session>/<host hash>-<pid>_<uuid>`, so that a

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { CorruptObjectError, ObjectNotFoundError, ObjectTypeError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
+import { hashObject, hashWrappedObject, objectHeader } from '../object-hash.js';
 import { pathExists, readFileOrNull, writeFileAtomic } from './fs-ops.js';
 import { inLoadedPacks, readFromPacks } from './pack-reader.js';
 import { EMPTY_TREE } from './oid.js';
@@ -25,9 +25,9 @@ export interface PreparedObject {
 }
 
 export function prepareObject(type: ObjectType, content: Uint8Array): PreparedObject {
-  const header = Buffer.from(`${type} ${content.length}\0`, 'latin1');
+  const header = objectHeader(type, content.length);
   const wrapped = Buffer.concat([header, content]);
-  return { oid: createHash('sha1').update(wrapped).digest('hex'), type, wrapped, headerLength: header.length };
+  return { oid: hashWrappedObject(wrapped), type, wrapped, headerLength: header.length };
 }
 
 /**
@@ -78,7 +78,7 @@ function decodeLoose(oid: string, deflated: Uint8Array): RawObject {
   } catch (err) {
     throw new CorruptObjectError(`object ${oid}`, `zlib: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (createHash('sha1').update(wrapped).digest('hex') !== oid) throw new CorruptObjectError(`object ${oid}`, 'content does not hash to its id');
+  if (hashWrappedObject(wrapped) !== oid) throw new CorruptObjectError(`object ${oid}`, 'content does not hash to its id');
   const nul = wrapped.indexOf(0);
   const [type, size] = wrapped.subarray(0, nul < 0 ? 0 : nul).toString('latin1').split(' ');
   const content = wrapped.subarray(nul + 1);
@@ -92,8 +92,7 @@ async function readPacked(ctx: GitContext, oid: string): Promise<RawObject | nul
   const object = await readFromPacks(ctx, oid, (base) => readObjectInternal(ctx, base));
   if (object === null) return null;
   // a pack entry is checked like a loose object: its content must hash to its name
-  const hash = createHash('sha1').update(`${object.type} ${object.content.length}\0`).update(object.content).digest('hex');
-  if (hash !== oid) throw new CorruptObjectError(`object ${oid}`, 'its pack entry does not hash to its id');
+  if (hashObject(object.type, object.content) !== oid) throw new CorruptObjectError(`object ${oid}`, 'its pack entry does not hash to its id');
   return object;
 }
 

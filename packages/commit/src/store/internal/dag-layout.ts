@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Two levels of two hex digits of sha1(key): spreads any id over 65,536 leaf trees. */
-function shard(key: string): [string, string] {
+export function shard(key: string): [string, string] {
   const h = createHash('sha1').update(key, 'utf8').digest('hex');
   return [h.slice(0, 2), h.slice(2, 4)];
 }

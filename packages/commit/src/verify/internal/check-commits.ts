@@ -1,4 +1,5 @@
 import { META_FILE, parseCommitMeta } from '../../commit-meta.js';
+import { hashObject } from '../../git/object-hash.js';
 import { readBlob } from '../../git/read-blob.js';
 import { readTree } from '../../git/read-tree.js';
 import { recordBlobText } from '../../layout/item-blob.js';
@@ -7,7 +8,7 @@ import { ITEMS_DIR, pathSafeKey } from '../../layout/item-path.js';
 import type { DagModel } from './check-dag.js';
 import type { CommitStart } from './commit-start.js';
 import type { Verifier } from './verifier.js';
-import { blobOid, guard, isRecord, parseJson, report } from './verifier.js';
+import { guard, isRecord, parseJson, report } from './verifier.js';
 import { entryOf, treesAt } from './walk-tree.js';
 
 interface CheckedItem {
@@ -108,7 +109,7 @@ async function readItem(v: Verifier, path: string, oid: string, cache: Map<strin
     const problem = itemProblem(parsed.value);
     if (problem !== undefined) report(v, 'E_VERIFY_ITEM_INVALID', path, problem);
     else {
-      const again = blobOid(Buffer.from(recordBlobText(parsed.value), 'utf8'));
+      const again = hashObject('blob', recordBlobText(parsed.value));
       if (again !== oid) report(v, 'E_VERIFY_ITEM_HASH_MISMATCH', path, `re-serialized canonically (pretty-printed, keys sorted) the item hashes to ${again}, the tree says ${oid}`);
       item = parsed.value as unknown as CheckedItem;
     }

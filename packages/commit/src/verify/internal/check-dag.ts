@@ -5,9 +5,10 @@ import { readCommitObject } from '../../git/read-commit-object.js';
 import { listRefs } from '../../git/list-refs.js';
 import { readRef } from '../../git/read-ref.js';
 import { SESSIONS_PREFIX, sessionOfRef } from '../../refs.js';
+import { shard } from '../../store/internal/dag-layout.js';
 import type { CommitStart } from './commit-start.js';
 import type { Verifier } from './verifier.js';
-import { guard, isRecord, parseJson, report, sha1Hex } from './verifier.js';
+import { guard, isRecord, parseJson, report } from './verifier.js';
 import { entryOf, leavesAt } from './walk-tree.js';
 
 /** A DAG node as verified: its blob oid and parsed content. */
@@ -113,7 +114,7 @@ async function readNodes(v: Verifier, W: string, tree: string): Promise<Map<stri
     if (parsed === undefined) continue;
     const node = parseNode(v, path, leaf.oid, parsed.value, parsed.text);
     if (node === undefined) continue;
-    const h = sha1Hex(node.id);
+    const h = shard(node.id).join('');
     if (name !== `${node.id}.json` || leaf.path[1] !== h.slice(0, 2) || leaf.path[2] !== h.slice(2, 4)) {
       report(v, 'E_VERIFY_DAG_NODE_PATH_MISMATCH', path, `holds node ${node.id}, whose path is nodes/${h.slice(0, 2)}/${h.slice(2, 4)}/${node.id}.json`);
       continue;
@@ -178,7 +179,7 @@ async function checkEdgeIndex(v: Verifier, W: string, tree: string, kind: 'child
       const name = leaf.path[4] as string;
       const id = name.slice(SEQ_DIGITS + 1);
       const n = nodes.get(id);
-      const h = sha1Hex(parent);
+      const h = shard(parent).join('');
       const edge = kind === 'children' ? n?.predecessor : n?.caller;
       if (n === undefined || edge !== parent || leaf.oid !== n.oid || name !== `${String(n.seq).padStart(SEQ_DIGITS, '0')}.${id}` || leaf.path[1] !== h.slice(0, 2) || leaf.path[2] !== h.slice(2, 4)) {
         report(v, 'E_VERIFY_DAG_INDEX_MISMATCH', path, `${kind} entry does not match node ${id}`);
@@ -260,7 +261,7 @@ async function readCommitIndex(v: Verifier, W: string, tree: string, nodes: Read
   for (const leaf of await leavesAt(v, W, dir.oid, ['commits'], 3)) {
     const path = `${W}:${leaf.path.join('/')}`;
     const id = leaf.path[3] as string;
-    const h = sha1Hex(id);
+    const h = shard(id).join('');
     const bytes = await guard(v, path, 'unreadable blob', () => readBlob(v.git, leaf.oid));
     const text = bytes === undefined ? '' : Buffer.from(bytes).toString('utf8');
     if (!/^[0-9a-f]{40}\n$/u.test(text) || leaf.path[1] !== h.slice(0, 2) || leaf.path[2] !== h.slice(2, 4)) {

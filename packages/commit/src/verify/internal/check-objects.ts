@@ -3,6 +3,7 @@ import { readObjectInternal } from '../../git/internal/object-io.js';
 import { decodeTree } from '../../git/internal/tree-codec.js';
 import { listRefs } from '../../git/list-refs.js';
 import { readRef } from '../../git/read-ref.js';
+import { CTXGIT_PREFIX } from '../../refs.js';
 import type { Verifier } from './verifier.js';
 import { report } from './verifier.js';
 
@@ -23,7 +24,7 @@ export async function checkObjects(v: Verifier): Promise<void> {
   const stack: Pending[] = [];
   let refs: readonly string[] = [];
   try {
-    refs = await listRefs(v.git, 'refs/ctxgit/');
+    refs = await listRefs(v.git, CTXGIT_PREFIX);
   } catch {
     return; // reported by the ref check
   }

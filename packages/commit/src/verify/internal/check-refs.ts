@@ -4,8 +4,8 @@ import { listRefs } from '../../git/list-refs.js';
 import { readBlob } from '../../git/read-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';
 import { readRef } from '../../git/read-ref.js';
-import { IMPORTS_PREFIX, readImportMarker } from '../../import-marker.js';
-import { SESSIONS_PREFIX, sessionOfRefComponent } from '../../refs.js';
+import { readImportMarker } from '../../import-marker.js';
+import { IMPORTS_PREFIX, SESSIONS_PREFIX, sessionOfRefComponent, VERIFIED_REF } from '../../refs.js';
 import type { CommitStart } from './commit-start.js';
 import type { DagModel } from './check-dag.js';
 import type { Verifier } from './verifier.js';
@@ -13,7 +13,7 @@ import { guard, isRecord, parseJson, report } from './verifier.js';
 import { entryOf } from './walk-tree.js';
 
 /** The ref {@link verifyRepo} records its token in. */
-export const VERIFIED_REF = 'refs/ctxgit/verified';
+export { VERIFIED_REF } from '../../refs.js';
 
 /** An import marker: the import of its session started and did not finish; says what resumes it. */
 async function reportImport(v: Verifier, ref: string, oid: string): Promise<void> {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CorruptObjectError, GitIoError, ObjectNotFoundError, ObjectTypeError } from '../../git/errors.js';
 import type { GitContext } from '../../git/git-context.js';
 import type { VerifyCounts, VerifyIssue, VerifyIssueCode } from '../verify-report.js';
@@ -35,14 +34,6 @@ export async function guard<T>(v: Verifier, path: string, what: string, fn: () =
   }
 }
 
-/** The git blob oid of some bytes. */
-export function blobOid(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
-
-export function sha1Hex(text: string): string {
-  return createHash('sha1').update(text, 'utf8').digest('hex');
-}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
