@@ -1,5 +1,3 @@
-import { SUMMARY_MARKER } from '@ctxgit/rules';
-
 /**
  * The structural markers ctxgit writes into rendered text. Every marker starts with
  * {@link MARKER_NAMESPACE} or is {@link SUMMARY_PREFIX} at the start of a line; text from users and
@@ -13,8 +11,8 @@ import { SUMMARY_MARKER } from '@ctxgit/rules';
  */
 export const MARKER_NAMESPACE = '<<ctxgit:';
 
-/** Prefix of a summary item's rendered text (followed by one space): `SUMMARY_MARKER` of `@ctxgit/rules` without its space. */
-export const SUMMARY_PREFIX = SUMMARY_MARKER.trimEnd();
+/** Prefix of a summary item's rendered text (followed by one space). */
+export const SUMMARY_PREFIX = '[Summary]';
 
 /** Closes an attach block. */
 export const ATTACH_CLOSE = '<<ctxgit:/attach>>';
