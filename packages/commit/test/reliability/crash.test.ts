@@ -108,7 +108,9 @@ async function newLaneRepo(): Promise<Expected> {
     ids.push((await f.append({ role: 'assistant', output: `fill answer ${i} ${PAD}` })).id);
   }
   e.acked.set('f', ids);
-  e.commits.push((await f.commit()).id);
+  const folded = await f.commit();
+  e.commits.push(folded.id);
+  if (folded.summary.folded > 0) totals.foldCommits++; // the fill's commit folds already
   return e;
 }
 
