@@ -1,16 +1,16 @@
-// Issue 16, item 4: `ctxgit import` killed with SIGKILL at seeded moments never blocks a re-run: the same command
+// Issue 16, item 4: `ctxgit import` killed with SIGKILL at seeded writes never blocks a re-run: the same command
 // resumes the killed import (the nodes it wrote are recognized byte for byte), and the result is the repository a
 // clean import makes, commit for commit; after each kill `git fsck --strict` and verify are clean. The CLI runs as one
 // bundled JavaScript file (packages/commit/test/reliability/bundle.ts) with an estimated-token model: a run costs a
 // process start and the import, not a TypeScript loader or a rank table.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { incompleteImports, openRepo, readRef, verifyRepo } from '@ctxgit/commit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundles, CLI_BUNDLE } from '../../commit/test/reliability/bundle.js';
+import { buildBundles, CLI_BUNDLE, DIE_AT_WRITE } from '../../commit/test/reliability/bundle.js';
 import { MODEL } from '../../commit/test/reliability/fixtures/crash-model.js';
 import { cpuSeconds } from '../../commit/test/reliability/support.js';
 import { SIMPLE_TRAJ } from './helpers.js';
@@ -35,25 +35,15 @@ function runImport(repo: string): { status: number | null; stdout: string; stder
 }
 
 /**
- * Starts an import; with `afterMs`, kills it that long after its first write to the repository on disk (a session ref
- * appears). Returns how it ended and how long it wrote (from that first write to its exit).
+ * Runs an import; with `dieAt`, the process kills itself with SIGKILL as its `dieAt`-th file-system write starts
+ * (fixtures/die-at-write.ts). Returns how it ended and how many writes it started.
  */
-async function importRun(repo: string, afterMs?: number): Promise<{ signal: NodeJS.Signals | null; code: number | null; writingMs: number }> {
-  const child = spawn(process.execPath, importArgs(repo), { cwd: ROOT, env: { ...process.env, CTXGIT_REPO: '' }, stdio: 'ignore' });
-  let timer: NodeJS.Timeout | undefined;
-  let wrote: number | undefined;
-  const poll = setInterval(() => {
-    if (wrote === undefined && existsSync(join(repo, 'refs', 'ctxgit', 'sessions'))) {
-      wrote = Date.now();
-      if (afterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
-    }
-  }, 5);
+async function importRun(repo: string, dieAt?: number): Promise<{ signal: NodeJS.Signals | null; code: number | null; writes: number }> {
+  const counted = `${repo}.writes`;
+  const env = { ...process.env, CTXGIT_REPO: '', CTXGIT_COUNT_WRITES: counted, CTXGIT_DIE_AT_WRITE: String(dieAt ?? 0) };
+  const child = spawn(process.execPath, ['--import', DIE_AT_WRITE, ...importArgs(repo)], { cwd: ROOT, env, stdio: 'ignore' });
   return new Promise((resolve) =>
-    child.on('exit', (code, signal) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      resolve({ signal, code, writingMs: Date.now() - (wrote ?? Date.now()) });
-    }),
+    child.on('exit', (code, signal) => resolve({ signal, code, writes: existsSync(counted) ? Number(readFileSync(counted, 'utf8')) : 0 })),
   );
 }
 
@@ -63,7 +53,7 @@ function fsck(gitdir: string): string[] {
 }
 
 describe('ctxgit import killed with SIGKILL', () => {
-  it(`${KILLS} kills at seeded moments: each re-run resumes, never blocked, and ends where a clean import ends`, async () => {
+  it(`${KILLS} kills at seeded writes: each re-run resumes, never blocked, and ends where a clean import ends`, async () => {
     const base = mkdtempSync(join(tmpdir(), 'ctxgit-import-kill-'));
     dirs.push(base);
     const clean = join(base, 'clean.git');
@@ -74,8 +64,8 @@ describe('ctxgit import killed with SIGKILL', () => {
     const counts = { kills: 0, killedMidImport: 0, reportedIncomplete: 0, killedAfterCompletion: 0, killedBeforeWriting: 0, reruns: 0, resumedEqualToClean: 0 };
     for (let k = 0; k < KILLS; k++) {
       const repo = join(base, `victim-${k}.git`);
-      // seeded moments spread over the writing part of the run
-      const { signal } = await importRun(repo, Math.round(first.writingMs * ((k + 0.5) / KILLS)));
+      // seeded writes spread over the clean run's writes
+      const { signal } = await importRun(repo, Math.max(1, Math.round(first.writes * ((k + 0.5) / KILLS))));
       let complete = false;
       counts.kills++;
       if (signal === 'SIGKILL' && existsSync(join(repo, 'ctxgit.json'))) {

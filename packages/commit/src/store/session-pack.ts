@@ -105,8 +105,16 @@ export async function adoptSessionPack(repo: Repo, packed: SessionPack): Promise
   if (packed.objects > 0) {
     await storePack(ctx, { checksum: packed.checksum, pack: Buffer.from(packed.pack.buffer, packed.pack.byteOffset, packed.pack.byteLength), idx: Buffer.from(packed.idx.buffer, packed.idx.byteOffset, packed.idx.byteLength) });
   }
+  // in the order a session is written: its DAG, then what refers to it, its ContextCommit last; a killed adoption
+  // leaves a session verify reads as an incomplete import, never one whose commits name nodes of a missing DAG
+  todo.sort((a, b) => adoptionRank(a[0]) - adoptionRank(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   for (const [ref, oid] of todo) await compareAndSwapRef(ctx, ref, null, oid);
   return { objects: packed.objects, refsMoved: todo.length };
+}
+
+/** 0 for a DAG ref, 2 for a ContextCommit ref, 1 for any other. */
+function adoptionRank(ref: string): number {
+  return ref.endsWith('/dag') ? 0 : ref.endsWith('/context') ? 2 : 1;
 }
 
 /**

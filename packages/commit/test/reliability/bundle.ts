@@ -16,6 +16,8 @@ const BUILD_DIR = fileURLToPath(new URL('./.build/', import.meta.url));
 export const CRASH_WORKER = join(BUILD_DIR, 'crash-worker.mjs');
 /** The ctxgit CLI (packages/cli/src/bin.ts), bundled: `node <CLI_BUNDLE> import …`. */
 export const CLI_BUNDLE = join(BUILD_DIR, 'ctxgit.mjs');
+/** A preload (fixtures/die-at-write.ts) that kills its process at a chosen write: `node --import <DIE_AT_WRITE> …`. */
+export const DIE_AT_WRITE = join(BUILD_DIR, 'die-at-write.mjs');
 
 /**
  * js-tiktoken's rank tables (megabytes each) stay out of the bundles: they are imported, from node_modules, only by a
@@ -47,9 +49,9 @@ async function bundle(entry: string, outfile: string): Promise<void> {
   renameSync(tmp, outfile);
 }
 
-/** Builds {@link CRASH_WORKER} and {@link CLI_BUNDLE} (about a second). */
+/** Builds {@link CRASH_WORKER}, {@link CLI_BUNDLE} and {@link DIE_AT_WRITE} (about a second). */
 export async function buildBundles(): Promise<void> {
   mkdirSync(BUILD_DIR, { recursive: true });
   writeFileSync(join(BUILD_DIR, '.gitignore'), '*\n');
-  await Promise.all([bundle('packages/commit/test/reliability/fixtures/crash-worker.ts', CRASH_WORKER), bundle('packages/cli/src/bin.ts', CLI_BUNDLE)]);
+  await Promise.all([bundle('packages/commit/test/reliability/fixtures/crash-worker.ts', CRASH_WORKER), bundle('packages/cli/src/bin.ts', CLI_BUNDLE), bundle('packages/commit/test/reliability/fixtures/die-at-write.ts', DIE_AT_WRITE)]);
 }
