@@ -8,7 +8,7 @@
 // estimated-token model (no rank table loads): a kill costs a process start and the operation. `ctxgit import` runs
 // bundled too. No small time limit: a slow machine runs the same kills, slower.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { incompleteImports, openRepo } from '../../src/index.js';
 import type { Repo, VerifyReport } from '../../src/index.js';
 import { dagRef } from '../../src/refs.js';
 import { verifyRepo } from '../../src/verify/verify-repo.js';
-import { buildBundles, CLI_BUNDLE } from './bundle.js';
+import { buildBundles, CLI_BUNDLE, DIE_AT_WRITE } from './bundle.js';
 import { FOLD_BUDGET, FOLD_FILL, MODEL, PAD } from './fixtures/crash-model.js';
 import { chainOf, cleanTemps, deadLock, exitedPid, seeded, tempDir, writeCounts } from './support.js';
 import type { FastWorker, WorkerLine } from './workers.js';
@@ -49,6 +49,7 @@ const totals = {
   killedMidOp: 0,
   importKills: 0,
   importKilledMidWrite: 0,
+  importKilledBeforeMarking: 0,
   importsReportedIncomplete: 0,
   importsResumedToCompletion: 0,
   concurrencyCases: 0,
@@ -269,30 +270,19 @@ async function lane(index: number, targets: readonly Kind[]): Promise<string[]> 
 
 /**
  * `ctxgit import` (bundled, plain node) of the transcript into `session`, with the suite's estimated-token model;
- * killed `afterMs` after it marked its import, or not.
+ * with `dieAt`, killed with SIGKILL as its `dieAt`-th file-system write starts (fixtures/die-at-write.ts).
  */
-function importRun(gitdir: string, session: string, afterMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; writingMs: number; stderr: string }> {
-  const child = spawn(process.execPath, [CLI_BUNDLE, 'import', TRANSCRIPT, '--format', 'swe-agent', '--model', MODEL, '--session', session, '--repo', gitdir, '--json'], {
+function importRun(gitdir: string, session: string, dieAt?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; writes: number; stderr: string }> {
+  const counted = `${gitdir}.${session}.writes`;
+  const child = spawn(process.execPath, ['--import', DIE_AT_WRITE, CLI_BUNDLE, 'import', TRANSCRIPT, '--format', 'swe-agent', '--model', MODEL, '--session', session, '--repo', gitdir, '--json'], {
     cwd: ROOT,
-    env: { ...process.env, CTXGIT_REPO: '' },
+    env: { ...process.env, CTXGIT_REPO: '', CTXGIT_COUNT_WRITES: counted, CTXGIT_DIE_AT_WRITE: String(dieAt ?? 0) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  let marked: number | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const poll = setInterval(() => {
-    if (marked === undefined && existsSync(join(gitdir, 'refs', 'ctxgit', 'imports', session))) {
-      marked = Date.now();
-      if (afterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
-    }
-  }, 10);
   return new Promise((resolve) =>
-    child.on('exit', (code, signal) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      resolve({ code, signal, writingMs: Date.now() - (marked ?? Date.now()), stderr });
-    }),
+    child.on('exit', (code, signal) => resolve({ code, signal, writes: existsSync(counted) ? Number(readFileSync(counted, 'utf8')) : 0, stderr })),
   );
 }
 
@@ -312,7 +302,7 @@ async function importLane(): Promise<string[]> {
   let n = 0;
   for (let k = 0, runs = 0; k < IMPORT_KILLS; runs++) {
     const session = `imp-${n}`;
-    const run = await importRun(e.gitdir, session, Math.floor(random() * reference.writingMs * 1.1));
+    const run = await importRun(e.gitdir, session, 1 + Math.floor(random() * reference.writes));
     if (run.signal === 'SIGKILL') {
       k++;
       totals.importKills++;
@@ -328,6 +318,10 @@ async function importLane(): Promise<string[]> {
       totals.importKilledMidWrite++;
       totals.importsReportedIncomplete++;
       continue; // the next kill re-runs the same command: it resumes
+    }
+    if (run.signal === 'SIGKILL' && !(await repo.listSessions()).includes(session)) {
+      totals.importKilledBeforeMarking++;
+      continue; // killed before it marked the session: nothing of it was written, the re-run starts afresh
     }
     // complete: the session holds the whole transcript, as the reference import does
     const chain = (await chainOf(repo, session)).length;
