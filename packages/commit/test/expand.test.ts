@@ -1,5 +1,4 @@
 import { Volume, createFsFromVolume } from 'memfs';
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { ContextItem } from '@ctxgit/rules';
 import { canonicalJson, CommitError, openRepo, readBlob, UnknownItemError, verifyRepo } from '../src/index.js';
@@ -112,11 +111,25 @@ describe('expand verification', () => {
     const summary = (await s.commit()).items.find((i) => i.state === 'summary');
     const { originals } = await s.expand(summary?.key ?? '');
     const victim = originals[0]?.oid ?? '';
-    const path = `${repo.git.gitdir}/objects/${victim.slice(0, 2)}/${victim.slice(2)}`;
-    const forged = Buffer.from('{"forged":true}');
-    // the original is packed: a forged loose copy, which readers try first, stands for damage on storage
-    await fs.promises.mkdir(path.slice(0, path.lastIndexOf('/')), { recursive: true });
-    await fs.promises.writeFile(path, deflateSync(Buffer.concat([Buffer.from(`blob ${forged.length}\0`), forged])));
+    // the original is packed (readers look in packs first): bytes of its entry in the pack are flipped, as damage on
+    // storage would; the pack index (v2) gives the entry's offset
+    const packDir = `${repo.git.gitdir}/objects/pack`;
+    let damaged = 0;
+    for (const idxName of (await fs.promises.readdir(packDir)).map(String).filter((n) => n.endsWith('.idx'))) {
+      const idx = Buffer.from(await fs.promises.readFile(`${packDir}/${idxName}`));
+      const count = idx.readUInt32BE(8 + 255 * 4);
+      const names = 8 + 256 * 4;
+      for (let i = 0; i < count; i++) {
+        if (idx.toString('hex', names + i * 20, names + i * 20 + 20) !== victim) continue;
+        const offset = idx.readUInt32BE(names + count * 24 + i * 4);
+        const packPath = `${packDir}/${idxName.replace(/\.idx$/, '.pack')}`;
+        const pack = Buffer.from(await fs.promises.readFile(packPath));
+        for (let b = offset + 2; b < Math.min(offset + 12, pack.length - 20); b++) pack[b] = (pack[b] as number) ^ 0xff;
+        await fs.promises.writeFile(packPath, pack);
+        damaged++;
+      }
+    }
+    expect(damaged).toBe(1);
     const reopened = await openRepo({ memory: true, fs, clock: stepClock(), fsync: false });
     const again = await reopened.openSession('long');
     const err = await again.expand(summary?.key ?? '').catch((e: unknown) => e);
