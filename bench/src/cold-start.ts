@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BatchNodeInput, TranscriptEntry } from '@ctxgit/dag';
+import type { TranscriptEntry } from '@ctxgit/dag';
 import { median } from './stats.js';
 
 /** One size: medians over the fresh processes; milliseconds. */
@@ -171,7 +171,7 @@ export async function runColdStartBench(opts: { readonly quick: boolean; readonl
   const log = opts.log ?? ((): void => undefined);
   // imported here, not at the top: the fresh process (this module with --child) times its own imports
   const { openRepo } = await import('@ctxgit/commit');
-  const { chainCorpus, entryInput, prefix } = await import('./commit.js');
+  const { chainCorpus, prefix, TurnFeeder } = await import('./commit.js');
   const sizes = opts.sizes ?? (opts.quick ? [100, 1000] : [100, 1000, 10_000]);
   const runs = opts.quick ? 3 : 5;
   const chain = await chainCorpus((sizes.at(-1) as number) + 2);
@@ -184,25 +184,15 @@ export async function runColdStartBench(opts: { readonly quick: boolean; readonl
     const start = prefix(chain, 1);
     const session = await repo.importSession('bench', start, { model: MODEL, window: WINDOW, clock });
     await session.commit();
-    const ids = new Map<number, string>([[start.head as number, (await session.head()) as string]]);
-    let next = (start.head as number) + 1;
+    const feeder = new TurnFeeder(chain, start.head as number, (await session.head()) as string);
     let turn = 1;
     const rows: ColdStartBenchRow[] = [];
     for (const size of sizes) {
       const grow0 = performance.now();
       while (turn < size) {
         turn++;
-        const call = chain.calls[turn - 1] as number;
-        const inputs: BatchNodeInput[] = [];
-        const at = new Map<number, number>();
-        for (; next < call; next++) {
-          const e = chain.entries[next] as TranscriptEntry;
-          const caller = e.caller === undefined ? undefined : (at.get(e.caller) ?? ids.get(e.caller));
-          at.set(next, inputs.length);
-          inputs.push(entryInput(e, caller));
-        }
-        const { nodes } = await session.appendTurn(inputs);
-        for (const [i, k] of at) ids.set(i, (nodes[k] as { id: string }).id);
+        const { inputs, record } = feeder.next(chain.calls[turn - 1] as number);
+        record((await session.appendTurn(inputs)).nodes);
       }
       log(`cold-start: grew to ${size} turns in ${Math.round(performance.now() - grow0)} ms`);
       const sqliteFile = join(base, `state-${size}.sqlite`);

@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { openRepo } from '@ctxgit/commit';
 import type { ContextCommit, FsLike, Repo } from '@ctxgit/commit';
-import type { Transcript, TranscriptEntry } from '@ctxgit/dag';
+import type { BatchNodeInput, Transcript, TranscriptEntry } from '@ctxgit/dag';
 import { entryInput } from '@ctxgit/dag';
 import { render } from '@ctxgit/render';
 import { loadCorpus } from './eval/load-corpus.js';
@@ -139,6 +139,41 @@ export async function chainCorpus(calls: number): Promise<ChainedCorpus> {
 
 /** The transcript entry → node input mapping, `@ctxgit/dag`'s (the storage bench replays with it too). */
 export { entryInput };
+
+/**
+ * Feeds a chain to a session turn by turn, after `prefix(chain, n)` was imported: {@link TurnFeeder.next} gives the
+ * entries up to a model call as one batch (callers mapped to the node ids earlier batches got), `record` takes the
+ * nodes the append returned.
+ */
+export class TurnFeeder {
+  readonly #chain: ChainedCorpus;
+  readonly #ids: Map<number, string>;
+  #next: number;
+
+  constructor(chain: ChainedCorpus, head: number, headId: string) {
+    this.#chain = chain;
+    this.#ids = new Map([[head, headId]]);
+    this.#next = head + 1;
+  }
+
+  /** The node inputs of the entries before chain index `call` not fed yet, and how to record the ids they got. */
+  next(call: number): { readonly inputs: BatchNodeInput[]; readonly record: (nodes: readonly { readonly id: string }[]) => void } {
+    const inputs: BatchNodeInput[] = [];
+    const at = new Map<number, number>();
+    for (; this.#next < call; this.#next++) {
+      const e = this.#chain.entries[this.#next] as TranscriptEntry;
+      const caller = e.caller === undefined ? undefined : (at.get(e.caller) ?? this.#ids.get(e.caller));
+      at.set(this.#next, inputs.length);
+      inputs.push(entryInput(e, caller));
+    }
+    return {
+      inputs,
+      record: (nodes) => {
+        for (const [i, k] of at) this.#ids.set(i, (nodes[k] as { id: string }).id);
+      },
+    };
+  }
+}
 
 /** The first `turns` model calls of the chain as one transcript, ending on the `turns`-th assistant entry. */
 export function prefix(chain: ChainedCorpus, turns: number): Transcript {

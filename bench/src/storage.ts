@@ -16,9 +16,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openRepo } from '@ctxgit/commit';
-import type { BatchNodeInput, TranscriptEntry } from '@ctxgit/dag';
 import { render } from '@ctxgit/render';
-import { chainCorpus, entryInput, prefix } from './commit.js';
+import { chainCorpus, prefix, TurnFeeder } from './commit.js';
 import { median } from './stats.js';
 
 /** Figures for one session length. Times in milliseconds. */
@@ -87,22 +86,14 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
     const start = prefix(chain, turns);
     const s = await repo.importSession('bench', start, { model: 'openai:gpt-4o', window: 32_000, clock });
     await s.commit();
-    const ids = new Map<number, string>([[start.head as number, (await s.head()) as string]]);
-    let next = (start.head as number) + 1;
+    const feeder = new TurnFeeder(chain, start.head as number, (await s.head()) as string);
     const turnOnce = async (call: number): Promise<number> => {
-      const inputs: BatchNodeInput[] = [];
-      const at = new Map<number, number>();
-      for (; next < call; next++) {
-        const e = chain.entries[next] as TranscriptEntry;
-        const caller = e.caller === undefined ? undefined : (at.get(e.caller) ?? ids.get(e.caller));
-        at.set(next, inputs.length);
-        inputs.push(entryInput(e, caller));
-      }
+      const { inputs, record } = feeder.next(call);
       const a = performance.now();
       const { nodes, commit } = await s.appendTurn(inputs);
       render(commit, { provider: 'openai-chat' });
       const ms = performance.now() - a;
-      for (const [i, k] of at) ids.set(i, (nodes[k] as { id: string }).id);
+      record(nodes);
       walked.push(live + inputs.length);
       live = commit.items.length;
       folded.push(commit.summary.folded > 0);
