@@ -28,7 +28,8 @@ async function importDefaultRanks(encoding: EncodingName): Promise<RankData> {
   }
 }
 
-function checkEncoding(encoding: TokenizerEncoding): void {
+/** Throws {@link UnknownEncodingError} unless `encoding` is one of {@link TOKENIZER_ENCODINGS}. */
+export function checkEncoding(encoding: TokenizerEncoding): void {
   if (!(TOKENIZER_ENCODINGS as readonly unknown[]).includes(encoding)) throw new UnknownEncodingError(encoding, TOKENIZER_ENCODINGS);
 }
 

@@ -1,8 +1,8 @@
-import { TOKENIZER_ENCODINGS } from './encoding.js';
 import type { TokenizerEncoding } from './encoding.js';
-import { EncodingNotLoadedError, UnknownEncodingError } from './errors.js';
+import { EncodingNotLoadedError } from './errors.js';
+import type { UnknownEncodingError } from './errors.js';
 import { estimateTokenizer } from './estimate-tokenizer.js';
-import { loadTokenizer } from './load-tokenizer.js';
+import { checkEncoding, loadTokenizer } from './load-tokenizer.js';
 import type { LoadTokenizerOptions } from './load-tokenizer.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -53,7 +53,7 @@ export function createTokenizerLoader(options: LoadTokenizerOptions = {}): Token
       return p;
     },
     get(encoding: TokenizerEncoding): Tokenizer {
-      if (!(TOKENIZER_ENCODINGS as readonly unknown[]).includes(encoding)) throw new UnknownEncodingError(encoding, TOKENIZER_ENCODINGS);
+      checkEncoding(encoding);
       if (encoding === 'estimate') return estimateTokenizer;
       const hit = loaded.get(encoding);
       if (hit === undefined) throw new EncodingNotLoadedError(encoding);

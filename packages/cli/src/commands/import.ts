@@ -111,8 +111,7 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
       // where they are; without the marker, the import of that session finished
       const same = await holdsSessionPack(repo, packed, n.session);
       if (same && marked.has(n.session)) continue;
-      const why = same ? 'holds this transcript already' : 'is not an import of this transcript';
-      throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(n.session)} already exists in ${dir} and ${why}; import with another --session`, { session: n.session });
+      throw sessionExists(dir, n.session, same ? 'holds this transcript already' : 'is not an import of this transcript');
     }
     // each session is marked until the whole import is written (verify reports a marked session as an incomplete
     // import, with this command line to resume it); a re-run of the same command finds the marker and resumes
@@ -122,7 +121,7 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
       await adoptSessionPack(repo, packed);
     } catch (err) {
       if (!(err instanceof SessionNameTakenError)) throw err;
-      throw new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(err.data['session'])} already exists in ${dir} and is not an import of this transcript; import with another --session`, { session: err.data['session'] });
+      throw sessionExists(dir, String(err.data['session']), 'is not an import of this transcript');
     }
     for (const { session } of named) await clearImportMarker(repo, session);
     for (const { session, transcript } of named) {
@@ -132,6 +131,11 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
   } finally {
     progress.done();
   }
+}
+
+/** The refusal of a session name the repository already holds. */
+function sessionExists(dir: string, session: string, why: string): CliError {
+  return new CliError('E_CLI_SESSION_EXISTS', `session ${JSON.stringify(session)} already exists in ${dir} and ${why}; import with another --session`, { session });
 }
 
 /** A shell word: as is when it is plain, else single-quoted. */
