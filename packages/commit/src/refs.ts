@@ -62,6 +62,11 @@ export function configRef(session: string): string {
   return sessionRef(session, 'config');
 }
 
+/** The session's tool catalogue: a commit whose tree is the catalogue, parent the previous catalogue. */
+export function toolsRef(session: string): string {
+  return sessionRef(session, 'tools');
+}
+
 /** Set on a peer session when a merge took it in: the merge commit. */
 export function mergedRef(session: string): string {
   return sessionRef(session, 'merged');
@@ -97,6 +102,8 @@ export interface RefLayout {
   context(session: string): string;
   /** The session's configuration commit: `refs/ctxgit/sessions/<session>/config`. */
   config(session: string): string;
+  /** The session's tool catalogue, when it has one: `refs/ctxgit/sessions/<session>/tools`. */
+  tools(session: string): string;
   /** Set on a peer session when a merge took it in: `refs/ctxgit/sessions/<session>/merged`. */
   merged(session: string): string;
   /** The marker of a running import of the session: `refs/ctxgit/imports/<session>`. */
@@ -125,6 +132,7 @@ export const refLayout: RefLayout = Object.freeze({
   dag: dagRef,
   context: contextRef,
   config: configRef,
+  tools: toolsRef,
   merged: mergedRef,
   importMarker: importRef,
   sessionOf: sessionOfRef,

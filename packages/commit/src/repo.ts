@@ -16,7 +16,7 @@ import { inBatch, maintain } from './git/internal/pack-store.js';
 import { validateRefComponent } from './git/validate-ref-name.js';
 import { mergeSessions } from './merge-sessions.js';
 import type { MergeOptions } from './merge-sessions.js';
-import { configRef } from './refs.js';
+import { configRef, toolsRef } from './refs.js';
 import type { RepoCore } from './repo-core.js';
 import { loadCommit } from './repo-core.js';
 import { Session } from './session.js';
@@ -32,7 +32,7 @@ import { checkSummarizer } from './summarizer/check-summarizer.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 import { CatalogueCache } from './tools/catalogue-cache.js';
 import { storeCatalogue } from './tools/store-catalogue.js';
-import { readToolsTree, toolsRef } from './tools/tools-ref.js';
+import { readToolsTree } from './tools/tools-ref.js';
 import { plainOptions } from './plain-options.js';
 
 /** What {@link Repo.gc} did. */

@@ -81,6 +81,18 @@ for (const kind of FS_KINDS) {
       expect((await readCommitObject(repo.git, (await readRef(repo.git, 'refs/ctxgit/sessions/t/tools')) as string)).parents).toHaveLength(1);
     });
 
+    it('keeps the catalogue of a session whose name is not a ref component under its encoded name, as the other refs', async () => {
+      const { repo, gitdir } = await kind.open();
+      const s = await repo.createSession('ops%team', { model: 'openai:gpt-4o', tools: CATALOGUE });
+      await s.append({ role: 'user', output: 'Run a port scan of 10.0.0.7' });
+      const c = await s.commit();
+      expect(c.tools?.advertised.map((t) => t.name)).toContain('port_scan');
+      expect(await readRef(repo.git, 'refs/ctxgit/sessions/ops%25team/tools')).not.toBeNull();
+      expect((await (await repo.openSession('ops%team')).commit()).tools?.catalogue).toBe(c.tools?.catalogue);
+      expect((await verifyRepo(repo)).issues).toEqual([]);
+      if (kind.name === 'disk') expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
+    });
+
     it('refuses a bad catalogue before writing anything', async () => {
       const { repo, fs, gitdir } = await kind.open();
       const bad: CatalogueTool[] = [...CATALOGUE, { path: 'other/read_file' }];

@@ -3,7 +3,8 @@ import type { RepoCore } from '../repo-core.js';
 import { swapRef } from '../swap-ref.js';
 import type { CatalogueCache } from './catalogue-cache.js';
 import { writeCatalogueTree } from './catalogue-tree.js';
-import { readToolsTree, toolsRef, writeToolsCommit } from './tools-ref.js';
+import { toolsRef } from '../refs.js';
+import { readToolsTree, writeToolsCommit } from './tools-ref.js';
 
 /** Stores a validated catalogue as the session's `tools` ref (objects first, then a compare-and-swap); a no-op when unchanged. */
 export async function storeCatalogue(core: RepoCore, session: string, catalogue: ToolCatalogue, now: number, cache: CatalogueCache): Promise<void> {

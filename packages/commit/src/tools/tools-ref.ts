@@ -3,13 +3,8 @@ import type { GitContext } from '../git/git-context.js';
 import { readCommitObject } from '../git/read-commit-object.js';
 import { readRef } from '../git/read-ref.js';
 import { writeCommit } from '../git/write-commit.js';
-import { SESSIONS_PREFIX } from '../refs.js';
+import { toolsRef } from '../refs.js';
 import { AUTHOR } from '../write-stored-commit.js';
-
-/** The session's tool catalogue: a commit whose tree is the catalogue tree, parent the previous catalogue. */
-export function toolsRef(session: string): string {
-  return `${SESSIONS_PREFIX}${session}/tools`;
-}
 
 /** The catalogue tree of a session, or undefined when it has none. */
 export async function readToolsTree(ctx: GitContext, session: string): Promise<{ commit: string; tree: string } | undefined> {
