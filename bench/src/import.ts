@@ -1,7 +1,7 @@
 /**
  * `ctxgit import` at scale (issue 17, item 4): the chained corpus session of N model calls imported as `ctxgit import`
- * does it — replayed into a repository in memory (a commit before every model call), packed into one pack
- * (`packSessions`), written into a new repository on disk as that pack plus the session's refs (`adoptSessionPack`) —
+ * does it — replayed into a scratch repository on disk without fsync (a commit before every model call), packed into one
+ * pack (`packSessions`), streamed into a new repository on disk as that pack plus the session's refs (`adoptSessionPack`) —
  * each size in a fresh node process, reporting its peak RSS, the time of each phase and the objects written per
  * second.
  *
@@ -53,10 +53,10 @@ async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
   const dir = mkdtempSync(join(tmpdir(), 'ctxgit-bench-import-'));
   try {
     const a = performance.now();
-    const memory = await openRepo({ memory: true });
-    await replayAll(memory, [{ session: 'bench', transcript }], { model: 'openai:gpt-4o', clockStep: 60 }, { tick: () => undefined, done: () => undefined }, '');
+    const scratch = await openRepo({ dir: join(dir, 'scratch.git'), fsync: false });
+    await replayAll(scratch, [{ session: 'bench', transcript }], { model: 'openai:gpt-4o', clockStep: 60 }, { tick: () => undefined, done: () => undefined }, '');
     const b = performance.now();
-    const packed = await packSessions(memory, { compact });
+    const packed = await packSessions(scratch, { compact });
     const c = performance.now();
     const repo = await openRepo({ dir: join(dir, 'ctx.git'), fsync: true });
     await adoptSessionPack(repo, packed);

@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { incompleteImports, openRepo, readRef, verifyRepo } from '@ctxgit/commit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ function runImport(repo: string): { status: number | null; stdout: string; stder
  */
 async function importRun(repo: string, dieAt?: number): Promise<{ signal: NodeJS.Signals | null; code: number | null; writes: number }> {
   const counted = `${repo}.writes`;
-  const env = { ...process.env, CTXGIT_REPO: '', CTXGIT_COUNT_WRITES: counted, CTXGIT_DIE_AT_WRITE: String(dieAt ?? 0) };
+  const env = { ...process.env, CTXGIT_REPO: '', CTXGIT_COUNT_WRITES: counted, CTXGIT_DIE_AT_WRITE: String(dieAt ?? 0), CTXGIT_WRITES_UNDER: repo, TMPDIR: dirname(repo) };
   const child = spawn(process.execPath, ['--import', DIE_AT_WRITE, ...importArgs(repo)], { cwd: ROOT, env, stdio: 'ignore' });
   return new Promise((resolve) =>
     child.on('exit', (code, signal) => resolve({ signal, code, writes: existsSync(counted) ? Number(readFileSync(counted, 'utf8')) : 0 })),

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { compareAndSwapRef } from '../src/git/compare-and-swap-ref.js';
 import type { GitContext } from '../src/git/git-context.js';
-import { listPacks, maintain, inBatch, packsToRollUp } from '../src/git/internal/pack-store.js';
+import { listPacks, maintain, inBatch, packAll, packsToRollUp } from '../src/git/internal/pack-store.js';
+import { stateOf } from '../src/git/internal/state.js';
 import type { PackInfo } from '../src/git/internal/pack-store.js';
 import { openGit } from '../src/git/open-git.js';
 import { readBlob } from '../src/git/read-blob.js';
@@ -95,6 +96,32 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
       expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
       const verify = git(ctx, ['verify-pack', '-v', `${ctx.gitdir}/objects/pack/${(await listPacks(ctx))[0]?.name ?? ''}.idx`]);
       expect(verify).toMatch(/chain length = [1-9]/u);
+    }
+  });
+  test('a roll-up streams packs larger than its read chunk into the new pack: entries copied, bytes not held, git verifies it', async () => {
+    const ctx = await kind.open();
+    let seed = 7;
+    const noise = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) >>> 24));
+    const big: [string, Uint8Array][] = [];
+    await inBatch(ctx, async () => {
+      for (let i = 0; i < 6; i++) {
+        const bytes = noise(1_000_000 + i); // incompressible: the pack is over 6 MB, more than one 4 MiB read
+        big.push([await writeBlob(ctx, bytes), bytes]);
+      }
+    });
+    const blobs = await history(ctx, 30, true);
+    expect((await listPacks(ctx)).length).toBeGreaterThan(1);
+    await packAll(ctx);
+    const [only, ...rest] = await listPacks(ctx);
+    expect(rest).toEqual([]);
+    expect(stateOf(ctx).packs.get(only?.name ?? '')?.pack).toBeUndefined(); // read entry by entry, as a pack another process wrote
+    const fresh = await openGit(kind.name === 'disk' ? { dir: ctx.gitdir } : { memory: true, fs: ctx.fs });
+    for (const [oid, bytes] of big) expect(Buffer.compare(Buffer.from(await readBlob(fresh, oid)), Buffer.from(bytes))).toBe(0);
+    const head = (await readRef(fresh, 'refs/heads/main')) as string;
+    expect(await readAll(fresh, (await readCommitObject(fresh, head)).tree)).toEqual(blobs);
+    if (kind.name === 'disk') {
+      expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+      git(ctx, ['verify-pack', `${ctx.gitdir}/objects/pack/${only?.name ?? ''}.idx`]);
     }
   });
 });

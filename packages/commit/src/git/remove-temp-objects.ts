@@ -26,8 +26,8 @@ async function names(ctx: GitContext, dir: string): Promise<string[]> {
 }
 
 /**
- * Removes the temporary object files (`objects/xx/tmp_obj_<host>-<pid>_…`) that writers killed between writing an
- * object and renaming it into place left behind. They are invisible to git and to every reader; a file is removed
+ * Removes the temporary object and pack files (`objects/xx/tmp_obj_<host>-<pid>_…`, `objects/pack/tmp_obj_…`) that
+ * writers killed between writing an object or pack and renaming it into place left behind. They are invisible to git and to every reader; a file is removed
  * only when the process that wrote it is dead (a pid of this host that no longer runs), or when it names no process
  * of this host and is older than `olderThanMs`, so an object a live writer is about to rename is never removed.
  *
@@ -44,7 +44,7 @@ export async function removeTempObjects(ctx: GitContext, opts: RemoveTempObjects
   const { identity } = stateOf(ctx);
   const removed: string[] = [];
   for (const shard of await names(ctx, `${ctx.gitdir}/objects`)) {
-    if (!/^[0-9a-f]{2}$/u.test(shard)) continue;
+    if (!/^(?:[0-9a-f]{2}|pack)$/u.test(shard)) continue;
     for (const name of await names(ctx, `${ctx.gitdir}/objects/${shard}`)) {
       if (!name.startsWith('tmp_')) continue;
       const path = `${ctx.gitdir}/objects/${shard}/${name}`;

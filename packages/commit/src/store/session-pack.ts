@@ -2,23 +2,26 @@ import { SessionNameTakenError } from '../errors.js';
 import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import { listRefs } from '../git/list-refs.js';
 import { readRef } from '../git/read-ref.js';
-import { packBytes } from '../git/internal/pack-reader.js';
-import { listPacks, packAll, storePack } from '../git/internal/pack-store.js';
+import { writeJoinedPack } from '../git/internal/pack-join.js';
+import { listPacks, packAll } from '../git/internal/pack-store.js';
 import { stateOf } from '../git/internal/state.js';
 import { IMPORTS_PREFIX } from '../import-marker.js';
 import type { Repo } from '../repo.js';
 import { SESSIONS_PREFIX, sessionOfRefComponent, sessionRefComponent } from '../refs.js';
 
-/** Every object of a repository as one pack, and its session refs: what {@link adoptSessionPack} writes into another. */
+/**
+ * Every object of a repository as one pack, and its session refs: what {@link adoptSessionPack} copies into another.
+ * The pack stays a file of the packed repository (streamed when adopted, never held in memory).
+ */
 export interface SessionPack {
-  /** The pack's checksum (hex): its files are `pack-<checksum>.pack` and `.idx`. */
+  /** The pack's checksum (hex): its files are `objects/pack/pack-<checksum>.pack` and `.idx` of `source`. */
   readonly checksum: string;
-  readonly pack: Uint8Array;
-  readonly idx: Uint8Array;
   /** Objects in the pack. */
   readonly objects: number;
   /** Ref → oid: every ref of the repository but the import markers. */
   readonly refs: ReadonlyMap<string, string>;
+  /** The packed repository, which holds the pack until it is adopted. */
+  readonly source: Repo;
 }
 
 /** Options of {@link packSessions}. */
@@ -66,15 +69,14 @@ export async function packSessions(repo: Repo, options: PackSessionsOptions = {}
     if (oid !== null) refs.set(ref, oid);
   }
   const packs = await listPacks(ctx);
-  if (packs.length === 0) return { checksum: '', pack: new Uint8Array(0), idx: new Uint8Array(0), objects: 0, refs };
+  if (packs.length === 0) return { checksum: '', objects: 0, refs, source: repo };
   const [only] = packs as [(typeof packs)[number]];
-  const idx = stateOf(ctx).packs.get(only.name)?.idx;
-  if (packs.length !== 1 || idx === undefined) throw new Error(`packing left ${packs.length} packs`);
-  return { checksum: only.name.slice('pack-'.length), pack: await packBytes(ctx, only.name), idx, objects: only.count, refs };
+  if (packs.length !== 1 || stateOf(ctx).packs.get(only.name) === undefined) throw new Error(`packing left ${packs.length} packs`);
+  return { checksum: only.name.slice('pack-'.length), objects: only.count, refs, source: repo };
 }
 
 /**
- * Writes a {@link SessionPack} into `repo`: its pack and index as one pack file (objects first), then each of its
+ * Writes a {@link SessionPack} into `repo`: its pack streamed into one pack file of `repo`, and its index (objects first), then each of its
  * refs, created by compare-and-swap. A ref that already holds the pack's value is left (so a killed adoption is
  * resumed by running it again); a ref that holds another value refuses the whole adoption before anything is written.
  *
@@ -103,7 +105,10 @@ export async function adoptSessionPack(repo: Repo, packed: SessionPack): Promise
   }
   if (todo.length === 0) return { objects: 0, refsMoved: 0 };
   if (packed.objects > 0) {
-    await storePack(ctx, { checksum: packed.checksum, pack: Buffer.from(packed.pack.buffer, packed.pack.byteOffset, packed.pack.byteLength), idx: Buffer.from(packed.idx.buffer, packed.idx.byteOffset, packed.idx.byteLength) });
+    const name = `pack-${packed.checksum}`;
+    const idx = stateOf(packed.source.git).packs.get(name)?.idx;
+    if (idx === undefined) throw new Error(`the packed repository no longer holds ${name}`);
+    await writeJoinedPack(ctx, [{ from: packed.source.git, name, idx }]);
   }
   // in the order a session is written: its DAG, then what refers to it, its ContextCommit last; a killed adoption
   // leaves a session verify reads as an incomplete import, never one whose commits name nodes of a missing DAG

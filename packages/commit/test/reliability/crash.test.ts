@@ -10,7 +10,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incompleteImports, openRepo } from '../../src/index.js';
@@ -276,7 +276,7 @@ function importRun(gitdir: string, session: string, dieAt?: number): Promise<{ c
   const counted = `${gitdir}.${session}.writes`;
   const child = spawn(process.execPath, ['--import', DIE_AT_WRITE, CLI_BUNDLE, 'import', TRANSCRIPT, '--format', 'swe-agent', '--model', MODEL, '--session', session, '--repo', gitdir, '--json'], {
     cwd: ROOT,
-    env: { ...process.env, CTXGIT_REPO: '', CTXGIT_COUNT_WRITES: counted, CTXGIT_DIE_AT_WRITE: String(dieAt ?? 0) },
+    env: { ...process.env, CTXGIT_REPO: '', CTXGIT_COUNT_WRITES: counted, CTXGIT_DIE_AT_WRITE: String(dieAt ?? 0), CTXGIT_WRITES_UNDER: gitdir, TMPDIR: dirname(gitdir) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

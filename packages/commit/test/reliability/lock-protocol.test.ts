@@ -92,9 +92,11 @@ describe('the ref lock protocol', () => {
     spawnSync('mkdir', ['-p', shard]);
     writeFileSync(`${shard}/tmp_obj_${tag}-${dead}_x1`, 'partial');
     writeFileSync(`${shard}/tmp_obj_${tag}-${process.ppid}_x2`, 'a live writer is about to rename this');
+    spawnSync('mkdir', ['-p', `${dir}/objects/pack`]);
+    writeFileSync(`${dir}/objects/pack/tmp_obj_${tag}-${dead}_x3`, 'PACK, cut short by a kill');
     expect(await recoverStaleLocks(ctx, { olderThanMs: 0 })).toEqual(['refs/ctxgit/dag']);
     expect(readdirSync(`${dir}/refs/ctxgit`).sort()).toEqual(['dag', 'live.lock', 'live~new-5555555555555555.lock']);
-    expect(await removeTempObjects(ctx)).toEqual([`objects/aa/tmp_obj_${tag}-${dead}_x1`]);
+    expect(await removeTempObjects(ctx)).toEqual([`objects/aa/tmp_obj_${tag}-${dead}_x1`, `objects/pack/tmp_obj_${tag}-${dead}_x3`]);
     expect(existsSync(`${shard}/tmp_obj_${tag}-${process.ppid}_x2`)).toBe(true);
   });
 

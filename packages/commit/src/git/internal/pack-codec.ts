@@ -171,40 +171,8 @@ export function indexEntries(idx: Uint8Array): IndexEntry[] {
   return out;
 }
 
-/**
- * Concatenates packs into one without decoding an entry (what `git repack --geometric` does with the deltas it
- * reuses): each pack's entries are copied as they are, so an `OFS_DELTA` keeps its distance to its base in the same
- * pack and its CRC; the index is rebuilt from the parts' indexes with shifted offsets. The parts must not share an
- * object (a pack's index lists each name once).
- *
- * @returns the pack, or null when two parts hold the same object
- */
-export function concatPacks(parts: readonly { readonly pack: Uint8Array; readonly idx: Uint8Array }[]): EncodedPack | null {
-  const entries: IndexEntry[] = [];
-  const seen = new Set<string>();
-  const chunks: Buffer[] = [Buffer.alloc(12)];
-  let offset = 12;
-  for (const part of parts) {
-    for (const e of indexEntries(part.idx)) {
-      if (seen.has(e.oid)) return null;
-      seen.add(e.oid);
-      entries.push({ oid: e.oid, offset: e.offset - 12 + offset, crc: e.crc });
-    }
-    const body = Buffer.from(part.pack.buffer, part.pack.byteOffset + 12, part.pack.byteLength - 32);
-    chunks.push(body);
-    offset += body.length;
-  }
-  const header = chunks[0] as Buffer;
-  header.write('PACK', 0, 'latin1');
-  header.writeUInt32BE(2, 4);
-  header.writeUInt32BE(entries.length, 8);
-  const body = Buffer.concat(chunks);
-  const packSum = createHash('sha1').update(body).digest();
-  return { checksum: packSum.toString('hex'), pack: Buffer.concat([body, packSum]), idx: encodeIndex(entries, packSum) };
-}
-
 /** The version-2 pack index: fan-out table, sorted object names, CRC-32s, offsets (64-bit ones past 2 GiB), checksums. */
-function encodeIndex(entries: readonly { oid: string; offset: number; crc: number }[], packSum: Buffer): Buffer {
+export function encodeIndex(entries: readonly { oid: string; offset: number; crc: number }[], packSum: Buffer): Buffer {
   const sorted = [...entries].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
   const n = sorted.length;
   const large = sorted.filter((e) => e.offset >= 0x80000000);

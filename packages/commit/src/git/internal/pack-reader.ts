@@ -129,18 +129,11 @@ async function loadPack(ctx: GitContext, p: LoadedPack): Promise<Buffer> {
   return p.pack;
 }
 
-/** The bytes of a loaded pack (see {@link refresh}). */
-export async function packBytes(ctx: GitContext, name: string): Promise<Buffer> {
-  const p = stateOf(ctx).packs.get(name);
-  if (p === undefined) throw new GitIoError('read', `${packDir(ctx)}/${name}.pack`, Object.assign(new Error('the pack is not loaded'), { code: 'ENOENT' }));
-  return loadPack(ctx, p);
-}
-
 /**
  * A pack of at most this many objects is read whole on its first read (small, and its delta chains then resolve in
  * memory); a larger one entry by entry, so that a cold start reads what it needs, not the history the pack holds.
  */
-const WHOLE_PACK_OBJECTS = 4096;
+export const WHOLE_PACK_OBJECTS = 4096;
 /** First read of an entry: its header and, for most entries, all of its deflated bytes. */
 const FIRST_READ = 4 * 1024;
 

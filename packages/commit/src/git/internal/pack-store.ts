@@ -1,9 +1,11 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
 import { errnoOf, writeFileAtomic } from './fs-ops.js';
-import { packBytes, refresh } from './pack-reader.js';
+import { refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
+import { writeJoinedPack } from './pack-join.js';
+import type { PackPart } from './pack-join.js';
 import { readObjectInternal } from './object-io.js';
-import { concatPacks, encodePack, indexEntries } from './pack-codec.js';
+import { encodePack, indexEntries } from './pack-codec.js';
 import type { EncodedPack, PackObject } from './pack-codec.js';
 import { rememberExisting, stateOf } from './state.js';
 
@@ -58,7 +60,9 @@ export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<
   await writeFileAtomic(ctx, dir, `${dir}/${name}.pack`, pack);
   await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
   const state = stateOf(ctx);
-  state.packs.set(name, { name, idx, count: idx.readUInt32BE(8 + 255 * 4), pack });
+  const count = idx.readUInt32BE(8 + 255 * 4);
+  // a large pack is read entry by entry, as one another process wrote: its bytes are not kept
+  state.packs.set(name, { name, idx, count, pack: count <= WHOLE_PACK_OBJECTS ? pack : undefined });
   for (const e of indexEntries(idx)) rememberExisting(state, e.oid);
   return name;
 }
@@ -112,37 +116,36 @@ function indexOf(ctx: GitContext, name: string): Buffer {
 }
 
 /**
- * The packs and the loose objects as one pack whose entries are copied, not decoded (only the loose objects are
- * encoded): what an incremental roll-up costs is a copy of the bytes, not a delta search and a deflate per object.
- * Null when two of the packs hold the same object.
+ * The packs and the loose objects as one new pack whose entries are copied, not decoded (only the loose objects are
+ * encoded), streamed to its file: what an incremental roll-up costs is a copy of the bytes, not a delta search and a
+ * deflate per object, nor the packs in memory. Null when two of the packs hold the same object.
  */
-async function joinPacks(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string }[]): Promise<EncodedPack | null> {
-  const parts: { pack: Uint8Array; idx: Uint8Array }[] = [];
+async function joinPacks(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string }[]): Promise<string | null> {
+  const parts: PackPart[] = [];
   const packed = new Set<string>();
   for (const p of packs) {
     const idx = indexOf(ctx, p.name);
     for (const e of indexEntries(idx)) packed.add(e.oid);
-    parts.push({ pack: await packBytes(ctx, p.name), idx });
+    parts.push({ from: ctx, name: p.name, idx });
   }
   const fresh: PackObject[] = [];
   for (const l of loose) if (!packed.has(l.oid)) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
   if (fresh.length > 0) parts.push(encodePack(fresh));
-  return concatPacks(parts);
+  return (await writeJoinedPack(ctx, parts))?.name ?? null;
 }
 
 async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string; file: string }[], full: boolean): Promise<MaintenanceResult> {
   const state = stateOf(ctx);
   // incremental: entries copied as they are; full (gc), or packs that share an object: every object decoded and
   // packed again with a fresh delta search
-  let encoded = full ? null : await joinPacks(ctx, packs, loose);
-  if (encoded === null) {
+  let written = full ? null : await joinPacks(ctx, packs, loose);
+  if (written === null) {
     const oids = new Set<string>(loose.map((l) => l.oid));
     for (const p of packs) for (const e of indexEntries(indexOf(ctx, p.name))) oids.add(e.oid);
     const objects: PackObject[] = [];
     for (const oid of oids) objects.push({ oid, ...(await readObjectInternal(ctx, oid)) });
-    encoded = objects.length === 0 ? null : encodePack(objects);
+    written = objects.length === 0 ? null : await storePack(ctx, encodePack(objects));
   }
-  const written = encoded === null ? null : await storePack(ctx, encoded);
   // the new pack holds every object: the old files go, each index before its pack (a failure stops the run, so no
   // index is ever left without its pack)
   for (const p of packs) {

@@ -102,7 +102,10 @@ export function rememberExisting(state: GitState, oid: string): void {
 
 export function cacheObject(state: GitState, oid: string, object: RawObject): void {
   if (object.content.length > MAX_CACHED_OBJECT || state.objects.has(oid)) return;
-  state.objects.set(oid, object);
+  // a small object inflated by zlib is a view of a 16 KiB chunk: cached as it is, the cache would hold the chunk
+  const { content } = object;
+  const own = content.buffer.byteLength <= 2 * content.byteLength ? object : { type: object.type, content: Buffer.from(new Uint8Array(content).buffer) };
+  state.objects.set(oid, own);
   state.objectBytes += object.content.length + 64;
   if (state.objectBytes <= MAX_CACHE_BYTES) return;
   // Evict the least recent quarter at once: a walk from the front of a Map also steps over the holes of earlier

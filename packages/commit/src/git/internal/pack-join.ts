@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { GitIoError } from '../errors.js';
+import type { GitContext } from '../git-context.js';
+import { ensureDir, io, toBytes, unlinkQuietly, writeFileAtomic } from './fs-ops.js';
+import { tempOwnerTag } from './lock-record.js';
+import { encodeIndex, indexEntries } from './pack-codec.js';
+import type { IndexEntry } from './pack-codec.js';
+import { rememberExisting, stateOf } from './state.js';
+
+/** Bytes read from a source pack at a time. */
+const CHUNK = 4 << 20;
+const HEADER = 12;
+const TRAILER = 20;
+
+/** A pack whose entries go into a joined pack: a file of a repository, or bytes in memory; and its index. */
+export type PackPart = { readonly from: GitContext; readonly name: string; readonly idx: Buffer } | { readonly pack: Buffer; readonly idx: Buffer };
+
+const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
+
+/** Hands the part's entries (its bytes between header and trailer) to `sink`, at most {@link CHUNK} bytes at a time. */
+async function streamEntries(part: PackPart, sink: (chunk: Uint8Array) => Promise<void>): Promise<void> {
+  if ('pack' in part) return sink(part.pack.subarray(HEADER, part.pack.length - TRAILER));
+  const path = `${packDir(part.from)}/${part.name}.pack`;
+  const handle = await io('read', path, () => part.from.fs.promises.open(path, 'r'));
+  try {
+    const read = handle.read?.bind(handle);
+    if (read === undefined) {
+      const whole = toBytes(await io('read', path, () => part.from.fs.promises.readFile(path)));
+      return sink(whole.subarray(HEADER, whole.length - TRAILER));
+    }
+    // the last TRAILER bytes read are held back until more follow: at the end of the file they are the trailer
+    let held = Buffer.alloc(0);
+    for (let at = HEADER; ; ) {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await io('read', path, () => read(buf, 0, CHUNK, at));
+      if (bytesRead === 0) break;
+      at += bytesRead;
+      const data = held.length === 0 ? buf.subarray(0, bytesRead) : Buffer.concat([held, buf.subarray(0, bytesRead)]);
+      const keep = Math.min(TRAILER, data.length);
+      held = Buffer.from(data.subarray(data.length - keep));
+      if (data.length > keep) await sink(data.subarray(0, data.length - keep));
+    }
+    if (held.length !== TRAILER) throw new GitIoError('read', path, Object.assign(new Error('the pack is shorter than its header and trailer'), { code: 'EIO' }));
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Writes the entries of `parts` into one new pack of `ctx` without decoding an entry (what `git repack --geometric`
+ * does with the deltas it reuses): each part's entries are copied as they are, so an `OFS_DELTA` keeps its distance to
+ * its base in the same pack and its CRC; the index is rebuilt from the parts' indexes with shifted offsets. The pack
+ * is streamed into a temporary file, hashed as it goes, then renamed; memory holds one chunk and the index, never a
+ * pack. The parts must not share an object.
+ *
+ * @returns the new pack's name and index, or null when two parts hold the same object (nothing is written then)
+ */
+export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[]): Promise<{ name: string; idx: Buffer } | null> {
+  const seen = new Set<string>();
+  const perPart: IndexEntry[][] = [];
+  for (const part of parts) {
+    const entries = indexEntries(part.idx);
+    for (const e of entries) {
+      if (seen.has(e.oid)) return null;
+      seen.add(e.oid);
+    }
+    perPart.push(entries);
+  }
+  const state = stateOf(ctx);
+  const dir = packDir(ctx);
+  await ensureDir(ctx, dir);
+  const temp = `${dir}/tmp_obj_${tempOwnerTag(state.identity)}_${state.tempSuffix()}`;
+  const hash = createHash('sha1');
+  const header = Buffer.alloc(HEADER);
+  header.write('PACK', 0, 'latin1');
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(seen.size, 8);
+  const entries: IndexEntry[] = [];
+  let checksum: Buffer;
+  try {
+    const handle = await ctx.fs.promises.open(temp, 'wx');
+    try {
+      let offset = 0;
+      const write = async (chunk: Uint8Array): Promise<void> => {
+        hash.update(chunk);
+        await handle.writeFile(chunk); // a file handle writes on from where the last write ended
+        offset += chunk.length;
+      };
+      await write(header);
+      for (const [i, part] of parts.entries()) {
+        const start = offset;
+        await streamEntries(part, write);
+        for (const e of perPart[i] as IndexEntry[]) entries.push({ oid: e.oid, offset: e.offset - HEADER + start, crc: e.crc });
+      }
+      checksum = hash.digest();
+      await handle.writeFile(checksum);
+      if (state.fsync) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    const name = `pack-${checksum.toString('hex')}`;
+    await io('rename', `${dir}/${name}.pack`, () => ctx.fs.promises.rename(temp, `${dir}/${name}.pack`));
+    const idx = encodeIndex(entries, checksum);
+    await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
+    state.packs.set(name, { name, idx, count: entries.length, pack: undefined });
+    for (const e of entries) rememberExisting(state, e.oid);
+    return { name, idx };
+  } catch (err) {
+    await unlinkQuietly(ctx, temp);
+    throw err instanceof GitIoError ? err : new GitIoError('write', temp, err);
+  }
+}
