@@ -1,22 +1,22 @@
-import { canonicalJson } from './canonical-json.js';
-import { InvalidOptionError } from './errors.js';
-import { compareAndSwapRef } from './git/compare-and-swap-ref.js';
-import { deleteRef } from './git/delete-ref.js';
-import type { GitContext } from './git/git-context.js';
-import { listRefs } from './git/list-refs.js';
-import { readCommitObject } from './git/read-commit-object.js';
-import { readPath } from './git/read-path.js';
-import { readBlob } from './git/read-blob.js';
-import { readRef } from './git/read-ref.js';
-import { writeBlob } from './git/write-blob.js';
-import { writeCommit } from './git/write-commit.js';
-import { writeTree } from './git/write-tree.js';
-import { importRef, IMPORTS_PREFIX, sessionOfRefComponent } from './refs.js';
+import { canonicalJson } from '../canonical-json.js';
+import { InvalidOptionError } from '../errors.js';
+import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
+import { deleteRef } from '../git/delete-ref.js';
+import type { GitContext } from '../git/git-context.js';
+import { listRefs } from '../git/list-refs.js';
+import { readCommitObject } from '../git/read-commit-object.js';
+import { readPath } from '../git/read-path.js';
+import { readBlob } from '../git/read-blob.js';
+import { readRef } from '../git/read-ref.js';
+import { writeBlob } from '../git/write-blob.js';
+import { writeCommit } from '../git/write-commit.js';
+import { writeTree } from '../git/write-tree.js';
+import { importRef, IMPORTS_PREFIX, sessionOfRefComponent } from '../store/refs.js';
 import { Repo } from './repo.js';
-import { validateRefComponent } from './git/validate-ref-name.js';
+import { validateRefComponent } from '../git/validate-ref-name.js';
 
 /** Prefix of the import markers: `refs/ctxgit/imports/<session>` exists while an import of that session runs. */
-export { IMPORTS_PREFIX } from './refs.js';
+export { IMPORTS_PREFIX } from '../store/refs.js';
 
 /** The file of a marker commit's tree. */
 export const IMPORT_MARKER_FILE = 'import.json';

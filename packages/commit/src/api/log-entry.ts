@@ -1,4 +1,4 @@
-import type { CommitSummary } from './context-commit.js';
+import type { CommitSummary } from '../store/context-commit.js';
 
 /** One line of {@link Session.log}: a ContextCommit without its items. */
 export interface LogEntry {

@@ -1,20 +1,20 @@
 import type { Clock } from '@ctxgit/dag';
 import type { TokenizerLoader } from '@ctxgit/tokenize';
-import { InvalidOptionError, NotCtxgitRepoError } from './errors.js';
-import type { GitContext } from './git/git-context.js';
-import { GitIoError, NotARepositoryError } from './git/errors.js';
-import { listRefs } from './git/list-refs.js';
-import { openGit } from './git/open-git.js';
-import { recoverStaleLocks } from './git/recover-stale-locks.js';
-import { removeTempObjects } from './git/remove-temp-objects.js';
-import type { OpenGitOptions } from './git/open-git.js';
+import { InvalidOptionError, NotCtxgitRepoError } from '../errors.js';
+import type { GitContext } from '../git/git-context.js';
+import { GitIoError, NotARepositoryError } from '../git/errors.js';
+import { listRefs } from '../git/list-refs.js';
+import { openGit } from '../git/open-git.js';
+import { recoverStaleLocks } from '../git/recover-stale-locks.js';
+import { removeTempObjects } from '../git/remove-temp-objects.js';
+import type { OpenGitOptions } from '../git/open-git.js';
 import { Repo } from './repo.js';
-import type { AuthCallback, Remote } from './remote/remote.js';
-import { resolveRemote } from './remote/remote.js';
-import { sweepWorkRefs } from './remote/sync-work-ref.js';
-import { GitNodeStore } from './store/git-node-store.js';
-import { checkSummarizer } from './summarizer/check-summarizer.js';
-import type { SessionSummarizer } from './summarizer/session-summarizer.js';
+import type { AuthCallback, Remote } from '../engine/remote/remote.js';
+import { resolveRemote } from '../engine/remote/remote.js';
+import { sweepWorkRefs } from '../engine/remote/sync-work-ref.js';
+import { GitNodeStore } from '../store/git-node-store.js';
+import { checkSummarizer } from '../engine/summarizer/check-summarizer.js';
+import type { SessionSummarizer } from '../engine/summarizer/session-summarizer.js';
 
 /** Options of {@link openRepo}: where the repository lives (see `OpenGitOptions`), plus the clock. */
 export type OpenRepoOptions = OpenGitOptions & {

@@ -1,4 +1,4 @@
-import { InvalidOptionError } from './errors.js';
+import { InvalidOptionError } from '../errors.js';
 
 /**
  * A plain snapshot of an options object taken at a public entry point: each own field read once, so a getter, a proxy

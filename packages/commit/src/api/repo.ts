@@ -7,32 +7,32 @@ import { createToolCatalogue, defaultRules, pipelineVersion, resolveToolViewOpti
 import type { ToolCatalogue } from '@ctxgit/rules';
 import type { TokenizerEncoding, TokenizerLoader } from '@ctxgit/tokenize';
 import { createTokenizerLoader } from '@ctxgit/tokenize';
-import { dagWrite } from './conflict.js';
-import type { ContextCommit } from './context-commit.js';
-import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from './errors.js';
-import type { GitContext } from './git/git-context.js';
-import { readRef } from './git/read-ref.js';
-import { inBatch, maintain } from './git/internal/pack-store.js';
-import { validateRefComponent } from './git/validate-ref-name.js';
-import { mergeSessions } from './merge-sessions.js';
-import type { MergeOptions } from './merge-sessions.js';
-import { configRef } from './refs.js';
-import type { RepoCore } from './repo-core.js';
-import { loadCommit } from './repo-core.js';
+import { dagWrite } from '../engine/conflict.js';
+import type { ContextCommit } from '../store/context-commit.js';
+import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from '../errors.js';
+import type { GitContext } from '../git/git-context.js';
+import { readRef } from '../git/read-ref.js';
+import { inBatch, maintain } from '../git/internal/pack-store.js';
+import { validateRefComponent } from '../git/validate-ref-name.js';
+import { mergeSessions } from '../engine/merge-sessions.js';
+import type { MergeOptions } from '../engine/merge-sessions.js';
+import { configRef } from '../store/refs.js';
+import type { RepoCore } from '../store/repo-core.js';
+import { loadCommit } from '../store/repo-core.js';
 import { Session } from './session.js';
 import type { SessionHost } from './session.js';
-import type { CreateSessionOptions, SessionOptions } from './session-options.js';
-import { readSessionConfig, resolveSizes, writeSessionConfig } from './session-config.js';
-import { checkCommitRequest } from './session-request.js';
-import type { SessionConfig } from './session-config.js';
-import type { SessionSettings } from './session-settings.js';
-import type { GitNodeStore } from './store/git-node-store.js';
-import { swapRef } from './swap-ref.js';
-import { checkSummarizer } from './summarizer/check-summarizer.js';
-import type { SessionSummarizer } from './summarizer/session-summarizer.js';
-import { CatalogueCache } from './tools/catalogue-cache.js';
-import { storeCatalogue } from './tools/store-catalogue.js';
-import { readToolsTree, toolsRef } from './tools/tools-ref.js';
+import type { CreateSessionOptions, SessionOptions } from '../engine/session-options.js';
+import { readSessionConfig, resolveSizes, writeSessionConfig } from '../store/session-config.js';
+import { checkCommitRequest } from '../engine/session-request.js';
+import type { SessionConfig } from '../store/session-config.js';
+import type { SessionSettings } from '../engine/session-settings.js';
+import type { GitNodeStore } from '../store/git-node-store.js';
+import { swapRef } from '../store/swap-ref.js';
+import { checkSummarizer } from '../engine/summarizer/check-summarizer.js';
+import type { SessionSummarizer } from '../engine/summarizer/session-summarizer.js';
+import { CatalogueCache } from '../store/tools/catalogue-cache.js';
+import { storeCatalogue } from '../store/tools/store-catalogue.js';
+import { readToolsTree, toolsRef } from '../store/tools/tools-ref.js';
 import { plainOptions } from './plain-options.js';
 
 /** What {@link Repo.gc} did. */
@@ -47,16 +47,16 @@ export interface GcResult {
   readonly packs: number;
 }
 
-import { fetchSessions } from './remote/fetch-sessions.js';
-import type { FetchResult } from './remote/fetch-sessions.js';
-import { pushSessions } from './remote/push-sessions.js';
-import type { PushResult } from './remote/push-sessions.js';
-import { resolveRemote } from './remote/remote.js';
-import type { AuthCallback, Remote } from './remote/remote.js';
-import { syncSession } from './remote/sync-session.js';
-import type { SyncResult } from './remote/sync-session.js';
-import type { SyncOptions, TransferOptions } from './remote/transfer-options.js';
-import { transport } from './remote/transport.js';
+import { fetchSessions } from '../engine/remote/fetch-sessions.js';
+import type { FetchResult } from '../engine/remote/fetch-sessions.js';
+import { pushSessions } from '../engine/remote/push-sessions.js';
+import type { PushResult } from '../engine/remote/push-sessions.js';
+import { resolveRemote } from '../engine/remote/remote.js';
+import type { AuthCallback, Remote } from '../engine/remote/remote.js';
+import { syncSession } from '../engine/remote/sync-session.js';
+import type { SyncResult } from '../engine/remote/sync-session.js';
+import type { SyncOptions, TransferOptions } from '../engine/remote/transfer-options.js';
+import { transport } from '../engine/remote/transport.js';
 
 /** The remote a repository fetches a session from when it is opened there first. */
 export interface Origin {

@@ -5,9 +5,9 @@ import { readRef } from '../git/read-ref.js';
 import { packBytes } from '../git/internal/pack-reader.js';
 import { listPacks, packAll, storePack } from '../git/internal/pack-store.js';
 import { stateOf } from '../git/internal/state.js';
-import { IMPORTS_PREFIX } from '../import-marker.js';
-import type { Repo } from '../repo.js';
-import { SESSIONS_PREFIX, sessionOfRefComponent, sessionRefComponent } from '../refs.js';
+import { IMPORTS_PREFIX } from './import-marker.js';
+import type { Repo } from './repo.js';
+import { SESSIONS_PREFIX, sessionOfRefComponent, sessionRefComponent } from '../store/refs.js';
 
 /** Every object of a repository as one pack, and its session refs: what {@link adoptSessionPack} writes into another. */
 export interface SessionPack {

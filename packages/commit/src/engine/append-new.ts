@@ -1,7 +1,7 @@
 import type { Node, NodeInput, NodeStore } from '@ctxgit/dag';
 import { branchView } from '@ctxgit/dag';
-import { canonicalJson } from './canonical-json.js';
-import { HistoryDivergedError } from './errors.js';
+import { canonicalJson } from '../canonical-json.js';
+import { HistoryDivergedError } from '../errors.js';
 
 /**
  * One message of a caller's whole history, for {@link Session.appendNew}: the content of its node. A `tool` entry is

@@ -1,5 +1,5 @@
 import { DagConflictError } from '@ctxgit/dag';
-import { CommitConflictError } from './errors.js';
+import { CommitConflictError } from '../errors.js';
 
 /** Runs a DAG write; a lost compare-and-swap becomes {@link CommitConflictError}. */
 export async function dagWrite<T>(session: string, what: string, fn: () => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 import type { ContextItem } from '@ctxgit/rules';
-import type { ContextCommit } from './context-commit.js';
+import type { ContextCommit } from '../store/context-commit.js';
 
 /** One item that differs between two commits. */
 export interface ItemChange {

@@ -1,10 +1,10 @@
 import type { AttachSource, Node } from '@ctxgit/dag';
 import type { Block, ContextItem } from '@ctxgit/rules';
-import { canonicalJson } from './canonical-json.js';
-import { writeBlob } from './git/write-blob.js';
-import type { RepoCore } from './repo-core.js';
-import { loadCommit } from './repo-core.js';
-import type { StoredCommit } from './stored-commit.js';
+import { canonicalJson } from '../canonical-json.js';
+import { writeBlob } from '../git/write-blob.js';
+import type { RepoCore } from '../store/repo-core.js';
+import { loadCommit } from '../store/repo-core.js';
+import type { StoredCommit } from '../store/stored-commit.js';
 
 /** An attach pointer node's source and merge role, read from its metadata. */
 export interface AttachPointer {

@@ -1,12 +1,12 @@
 import type { Node } from '@ctxgit/dag';
-import { canonicalJson } from './canonical-json.js';
-import { UnknownItemError, VerificationError } from './errors.js';
+import { canonicalJson } from '../canonical-json.js';
+import { UnknownItemError, VerificationError } from '../errors.js';
 import type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
-import { hashObject } from './git/object-hash.js';
-import { readBlob } from './git/read-blob.js';
-import { readFoldTree, type FoldedEntry } from './layout/fold-tree.js';
-import type { RepoCore } from './repo-core.js';
-import type { StoredCommit } from './stored-commit.js';
+import { hashObject } from '../git/object-hash.js';
+import { readBlob } from '../git/read-blob.js';
+import { readFoldTree, type FoldedEntry } from '../store/layout/fold-tree.js';
+import type { RepoCore } from '../store/repo-core.js';
+import type { StoredCommit } from '../store/stored-commit.js';
 
 /** The tree of what summary `key` folded: a live summary's, or (searched through the live summaries' trees) a nested one's. */
 async function treeOf(core: RepoCore, stored: StoredCommit, key: string): Promise<string> {

@@ -1,15 +1,15 @@
 import { appendAttach, appendNode } from '@ctxgit/dag';
 import { dagWrite } from './conflict.js';
-import type { ContextCommit } from './context-commit.js';
+import type { ContextCommit } from '../store/context-commit.js';
 import { ensureLatestCommit } from './ensure-latest-commit.js';
-import { EmptySessionError, InvalidMergeError, SelfMergeError } from './errors.js';
-import { readRef } from './git/read-ref.js';
-import { validateRefComponent } from './git/validate-ref-name.js';
-import { mergedRef } from './refs.js';
-import type { RepoCore } from './repo-core.js';
+import { EmptySessionError, InvalidMergeError, SelfMergeError } from '../errors.js';
+import { readRef } from '../git/read-ref.js';
+import { validateRefComponent } from '../git/validate-ref-name.js';
+import { mergedRef } from '../store/refs.js';
+import type { RepoCore } from '../store/repo-core.js';
 import type { SessionOptions } from './session-options.js';
 import type { SessionSettings } from './session-settings.js';
-import { swapRef } from './swap-ref.js';
+import { swapRef } from '../store/swap-ref.js';
 
 /** Options of {@link Repo.merge}; the {@link SessionOptions} apply to the target and the peers. */
 export interface MergeOptions extends SessionOptions {

@@ -1,5 +1,5 @@
 import type { Node, SessionRecord, StoreWrite } from '@ctxgit/dag';
-import type { GitNodeStore } from './store/git-node-store.js';
+import type { GitNodeStore } from '../store/git-node-store.js';
 
 /** What the engine reads of one session's DAG to find or build the commit of its head. */
 export interface SessionDag {

@@ -1,7 +1,7 @@
 import type { RequestFrame } from '@ctxgit/rules';
 import type { RequestFormat, Tokenizer } from '@ctxgit/tokenize';
 import { countRequest, messageOverhead } from '@ctxgit/tokenize';
-import { InvalidOptionError } from './errors.js';
+import { InvalidOptionError } from '../errors.js';
 
 /**
  * The request a session's commits are rendered into. With it the rules hold the window against what the provider

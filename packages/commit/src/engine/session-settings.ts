@@ -3,7 +3,7 @@ import type { BandOptions, Rule, RulesCache } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { CommitRequest } from './session-request.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
-import type { ToolSettings } from './tools/next-commit-tools.js';
+import type { ToolSettings } from '../store/tools/next-commit-tools.js';
 
 /** Everything a session's operations need, resolved once when it is created or opened. */
 export interface SessionSettings extends ToolSettings {

@@ -17,7 +17,7 @@ import { prepareObject, storeObject } from '../git/internal/object-io.js';
 import type { PreparedObject } from '../git/internal/object-io.js';
 import { planTreeEdits, storeTrees } from '../git/internal/plan-tree-edits.js';
 import { inBatches } from '../git/internal/in-batches.js';
-import { dagRef, SESSIONS_PREFIX, sessionOfRef } from '../refs.js';
+import { dagRef, SESSIONS_PREFIX, sessionOfRef } from './refs.js';
 import { calleesDir, childrenDir, commitIndexPath, idOfIndexEntry, indexEntryName, nodePath, RECORD_PATH, ROOTS_DIR } from './internal/dag-layout.js';
 import { deepFreeze } from './internal/deep-freeze.js';
 import { SessionNodeView } from './session-node-view.js';

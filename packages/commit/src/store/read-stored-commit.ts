@@ -1,12 +1,12 @@
 import type { ContextItem } from '@ctxgit/rules';
 import { parseCommitMeta, META_FILE } from './commit-meta.js';
 import type { ContextCommit } from './context-commit.js';
-import { UnknownCommitError } from './errors.js';
-import type { GitContext } from './git/git-context.js';
-import { listTree } from './git/list-tree.js';
-import { readBlob } from './git/read-blob.js';
-import { readCommitObject } from './git/read-commit-object.js';
-import { readPath } from './git/read-path.js';
+import { UnknownCommitError } from '../errors.js';
+import type { GitContext } from '../git/git-context.js';
+import { listTree } from '../git/list-tree.js';
+import { readBlob } from '../git/read-blob.js';
+import { readCommitObject } from '../git/read-commit-object.js';
+import { readPath } from '../git/read-path.js';
 import { ITEMS_DIR, orderKeyOfFileName } from './layout/item-path.js';
 import type { StoredCommit } from './stored-commit.js';
 import { StoredEntries } from './stored-entries.js';

@@ -1,4 +1,4 @@
-import { componentProblem } from './git/internal/ref-name.js';
+import { componentProblem } from '../git/internal/ref-name.js';
 
 /** Prefix of every ref ctxgit owns and transfers: `refs/ctxgit/`. */
 export const CTXGIT_PREFIX = 'refs/ctxgit/';

@@ -1,5 +1,5 @@
-import type { GitContext } from './git/git-context.js';
-import type { GitNodeStore } from './store/git-node-store.js';
+import type { GitContext } from '../git/git-context.js';
+import type { GitNodeStore } from './git-node-store.js';
 import { readStoredCommit } from './read-stored-commit.js';
 import type { StoredCommit } from './stored-commit.js';
 

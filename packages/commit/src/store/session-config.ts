@@ -1,14 +1,14 @@
 import type { ModelTable, ResolvedModel } from '@ctxgit/tokenize';
 import { createBudget, resolveModel, UnknownModelError as TokenizeUnknownModelError } from '@ctxgit/tokenize';
-import { canonicalJson } from './canonical-json.js';
-import { InvalidOptionError, UnknownModelError } from './errors.js';
-import type { GitContext } from './git/git-context.js';
-import { readBlob } from './git/read-blob.js';
-import { readCommitObject } from './git/read-commit-object.js';
-import { readPath } from './git/read-path.js';
-import { updateTree } from './git/update-tree.js';
-import { writeBlob } from './git/write-blob.js';
-import { writeCommit } from './git/write-commit.js';
+import { canonicalJson } from '../canonical-json.js';
+import { InvalidOptionError, UnknownModelError } from '../errors.js';
+import type { GitContext } from '../git/git-context.js';
+import { readBlob } from '../git/read-blob.js';
+import { readCommitObject } from '../git/read-commit-object.js';
+import { readPath } from '../git/read-path.js';
+import { updateTree } from '../git/update-tree.js';
+import { writeBlob } from '../git/write-blob.js';
+import { writeCommit } from '../git/write-commit.js';
 import { AUTHOR } from './write-stored-commit.js';
 
 /** What is stored about a session besides its DAG record: `session.json` of its config commit. */

@@ -1,6 +1,6 @@
-import { CommitConflictError } from './errors.js';
-import { compareAndSwapRef } from './git/compare-and-swap-ref.js';
-import { RefConflictError } from './git/errors.js';
+import { CommitConflictError } from '../errors.js';
+import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
+import { RefConflictError } from '../git/errors.js';
 import type { RepoCore } from './repo-core.js';
 
 /** Compare-and-swap of one ref; a lost race becomes {@link CommitConflictError}. A ref already at `next` is left alone. */

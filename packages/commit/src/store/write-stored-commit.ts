@@ -1,15 +1,15 @@
 import type { ContextItem } from '@ctxgit/rules';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import { itemBlobText } from './layout/item-blob.js';
 import { writeFoldTree, type FoldSource } from './layout/fold-tree.js';
 import { META_FILE } from './commit-meta.js';
 import type { CommitMeta } from './commit-meta.js';
 import type { ContextCommit } from './context-commit.js';
-import type { GitContext } from './git/git-context.js';
-import type { TreeEdit } from './git/tree-edit.js';
-import { updateTree } from './git/update-tree.js';
-import { writeBlob } from './git/write-blob.js';
-import { writeCommit } from './git/write-commit.js';
+import type { GitContext } from '../git/git-context.js';
+import type { TreeEdit } from '../git/tree-edit.js';
+import { updateTree } from '../git/update-tree.js';
+import { writeBlob } from '../git/write-blob.js';
+import { writeCommit } from '../git/write-commit.js';
 import { assignOrderKeys } from './layout/assign-order-keys.js';
 import { foldPath, itemPath } from './layout/item-path.js';
 import { sameItem } from './layout/same-item.js';
@@ -18,7 +18,7 @@ import { StoredEntries } from './stored-entries.js';
 import type { StateCounts } from './layout/state-counts.js';
 import { orderKeyBetween } from './layout/order-key.js';
 import { ChunkedList } from './layout/chunked-list.js';
-import { inBatches } from './git/internal/in-batches.js';
+import { inBatches } from '../git/internal/in-batches.js';
 import { dropTools, toolsEdits, type CommitTools } from './tools/commit-tools.js';
 
 

@@ -9,7 +9,7 @@ import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openGit, openRepo } from '../../src/index.js';
 import type { FsLike } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { cleanTemps, fsck, seeded, stepClock, tempDir, writeCounts } from './support.js';
 
 afterAll(cleanTemps);

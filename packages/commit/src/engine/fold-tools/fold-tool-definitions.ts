@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../../errors.js';
 
 /** Names of the tools that let a model read its own folds. */
 export type FoldToolName = 'fold_peek' | 'fold_expand' | 'fold_search';

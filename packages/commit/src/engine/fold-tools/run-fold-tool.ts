@@ -1,6 +1,6 @@
 import type { ContextItem } from '@ctxgit/rules';
-import type { ContextCommit } from '../context-commit.js';
-import { FoldToolError } from '../errors.js';
+import type { ContextCommit } from '../../store/context-commit.js';
+import { FoldToolError } from '../../errors.js';
 import type { ExpandedSummary } from '../expanded-summary.js';
 import {
   FOLD_PEEK_LENGTH,

@@ -1,7 +1,7 @@
 import { defaultNodeId } from '@ctxgit/dag';
 import type { IdGenerator } from '@ctxgit/dag';
-import { readRef } from '../git/read-ref.js';
-import type { RepoCore } from '../repo-core.js';
+import { readRef } from '../../git/read-ref.js';
+import type { RepoCore } from '../../store/repo-core.js';
 import { isAncestor } from './merge-base.js';
 import { moveRef, setTracking } from './move-ref.js';
 import { rebaseDag } from './rebase-dag.js';

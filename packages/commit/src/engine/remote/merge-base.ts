@@ -1,5 +1,5 @@
-import type { GitContext } from '../git/git-context.js';
-import { readCommitObject } from '../git/read-commit-object.js';
+import type { GitContext } from '../../git/git-context.js';
+import { readCommitObject } from '../../git/read-commit-object.js';
 
 /**
  * The nearest commit both first-parent chains share, or null when they share none. The two chains are walked in

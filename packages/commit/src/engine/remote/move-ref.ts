@@ -1,9 +1,9 @@
-import { CommitConflictError } from '../errors.js';
-import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
-import { deleteRef } from '../git/delete-ref.js';
-import { RefConflictError } from '../git/errors.js';
-import type { GitContext } from '../git/git-context.js';
-import { readRef } from '../git/read-ref.js';
+import { CommitConflictError } from '../../errors.js';
+import { compareAndSwapRef } from '../../git/compare-and-swap-ref.js';
+import { deleteRef } from '../../git/delete-ref.js';
+import { RefConflictError } from '../../git/errors.js';
+import type { GitContext } from '../../git/git-context.js';
+import { readRef } from '../../git/read-ref.js';
 
 /** Moves (or with `next` null removes) a local ref by compare-and-swap; a lost race is a retryable {@link CommitConflictError}. */
 export async function moveRef(ctx: GitContext, session: string, ref: string, expected: string | null, next: string | null): Promise<void> {

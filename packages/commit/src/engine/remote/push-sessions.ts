@@ -1,6 +1,6 @@
-import { listRefs } from '../git/list-refs.js';
-import { readRef } from '../git/read-ref.js';
-import type { RepoCore } from '../repo-core.js';
+import { listRefs } from '../../git/list-refs.js';
+import { readRef } from '../../git/read-ref.js';
+import type { RepoCore } from '../../store/repo-core.js';
 import { isAncestor } from './merge-base.js';
 import { setTracking } from './move-ref.js';
 import { trackingRef } from './remote.js';

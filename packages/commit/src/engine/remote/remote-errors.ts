@@ -1,5 +1,5 @@
-import { CommitError } from '../errors.js';
-import type { CommitErrorData } from '../errors.js';
+import { CommitError } from '../../errors.js';
+import type { CommitErrorData } from '../../errors.js';
 
 /**
  * Base class of the errors of push, fetch, clone and sync (codes `E_REMOTE_*`). `retryable` says whether the same

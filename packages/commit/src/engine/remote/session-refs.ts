@@ -1,4 +1,4 @@
-import { contextRef, CTXGIT_PREFIX, dagRef, SESSIONS_PREFIX, sessionOfRefComponent, sessionRefComponent } from '../refs.js';
+import { contextRef, CTXGIT_PREFIX, dagRef, SESSIONS_PREFIX, sessionOfRefComponent, sessionRefComponent } from '../../store/refs.js';
 
 /**
  * Which refs a session needs, for transfer: the only place that knows which refs belong to a session (push, fetch,

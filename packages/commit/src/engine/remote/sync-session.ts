@@ -1,6 +1,6 @@
 import type { IdGenerator } from '@ctxgit/dag';
-import { CommitConflictError } from '../errors.js';
-import type { RepoCore } from '../repo-core.js';
+import { CommitConflictError } from '../../errors.js';
+import type { RepoCore } from '../../store/repo-core.js';
 import { fetchSessions } from './fetch-sessions.js';
 import { pushSessions } from './push-sessions.js';
 import type { PushResult } from './push-sessions.js';

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { deleteRef } from '../git/delete-ref.js';
-import { GitIoError, RefConflictError } from '../git/errors.js';
-import type { GitContext } from '../git/git-context.js';
-import { tempFileOwner, tempOwnerTag } from '../git/internal/lock-record.js';
-import { stateOf } from '../git/internal/state.js';
-import { errnoOf, isNotFound, unlinkQuietly } from '../git/internal/fs-ops.js';
-import { readRef } from '../git/read-ref.js';
-import { sessionRefComponent, SYNC_WORK_PREFIX } from '../refs.js';
+import { deleteRef } from '../../git/delete-ref.js';
+import { GitIoError, RefConflictError } from '../../git/errors.js';
+import type { GitContext } from '../../git/git-context.js';
+import { tempFileOwner, tempOwnerTag } from '../../git/internal/lock-record.js';
+import { stateOf } from '../../git/internal/state.js';
+import { errnoOf, isNotFound, unlinkQuietly } from '../../git/internal/fs-ops.js';
+import { readRef } from '../../git/read-ref.js';
+import { sessionRefComponent, SYNC_WORK_PREFIX } from '../../store/refs.js';
 
 /** Where sync builds a rebased DAG before the session's DAG ref moves to it (never pushed: outside `refs/ctxgit/`). */
-export { SYNC_WORK_PREFIX } from '../refs.js';
+export { SYNC_WORK_PREFIX } from '../../store/refs.js';
 
 /**
  * A fresh work ref for one rebase of `session`: `refs/ctxgit-sync/<session>/<host hash>-<pid>_<uuid>`, so that a

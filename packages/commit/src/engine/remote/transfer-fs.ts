@@ -1,5 +1,5 @@
 import type { PromiseFsClient } from 'isomorphic-git';
-import type { GitContext } from '../git/git-context.js';
+import type { GitContext } from '../../git/git-context.js';
 
 /** The remote name isomorphic-git is told; what it would write under it is dropped (ctxgit keeps its own tracking refs). */
 export const TRANSFER_REMOTE = 'ctxgit-transfer';

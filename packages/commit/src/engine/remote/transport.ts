@@ -1,8 +1,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { GitAuth, HttpClient } from 'isomorphic-git';
-import type { GitContext } from '../git/git-context.js';
-import { hasObject } from '../git/has-object.js';
+import type { GitContext } from '../../git/git-context.js';
+import { hasObject } from '../../git/has-object.js';
 import type { AuthCallback, ResolvedRemote } from './remote.js';
 import { RemoteAuthError, RemoteConflictError, RemoteRejectedError, RemoteUnreachableError } from './remote-errors.js';
 import { headShim } from './head-shim.js';

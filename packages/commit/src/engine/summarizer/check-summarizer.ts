@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../../errors.js';
 import type { SessionSummarizer } from './session-summarizer.js';
 
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;

@@ -1,11 +1,11 @@
 import type { ContextItem } from '@ctxgit/rules';
-import { UnknownItemError } from '../errors.js';
-import type { GitContext } from '../git/git-context.js';
-import { readBlob } from '../git/read-blob.js';
-import { readTree } from '../git/read-tree.js';
-import { writeBlob } from '../git/write-blob.js';
-import { writeTree } from '../git/write-tree.js';
-import type { TreeEntry } from '../git/tree-entry.js';
+import { UnknownItemError } from '../../errors.js';
+import type { GitContext } from '../../git/git-context.js';
+import { readBlob } from '../../git/read-blob.js';
+import { readTree } from '../../git/read-tree.js';
+import { writeBlob } from '../../git/write-blob.js';
+import { writeTree } from '../../git/write-tree.js';
+import type { TreeEntry } from '../../git/tree-entry.js';
 import { itemBlobText } from './item-blob.js';
 import { pathSafeKey } from './item-path.js';
 import { ORDER_KEY_WIDTH } from './order-key.js';

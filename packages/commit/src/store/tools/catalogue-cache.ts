@@ -1,5 +1,5 @@
 import type { ToolCatalogue } from '@ctxgit/rules';
-import type { GitContext } from '../git/git-context.js';
+import type { GitContext } from '../../git/git-context.js';
 import { readCatalogueTree } from './catalogue-tree.js';
 
 /** Catalogues kept at most. */

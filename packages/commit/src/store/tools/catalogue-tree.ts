@@ -1,13 +1,13 @@
 import type { CatalogueTool } from '@ctxgit/rules';
 import { createToolCatalogue, type ToolCatalogue } from '@ctxgit/rules';
-import { canonicalJson } from '../canonical-json.js';
-import type { GitContext } from '../git/git-context.js';
-import { inBatches } from '../git/internal/in-batches.js';
-import { readBlob } from '../git/read-blob.js';
-import { readTree } from '../git/read-tree.js';
-import type { TreeEdit } from '../git/tree-edit.js';
-import { updateTree } from '../git/update-tree.js';
-import { writeBlob } from '../git/write-blob.js';
+import { canonicalJson } from '../../canonical-json.js';
+import type { GitContext } from '../../git/git-context.js';
+import { inBatches } from '../../git/internal/in-batches.js';
+import { readBlob } from '../../git/read-blob.js';
+import { readTree } from '../../git/read-tree.js';
+import type { TreeEdit } from '../../git/tree-edit.js';
+import { updateTree } from '../../git/update-tree.js';
+import { writeBlob } from '../../git/write-blob.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,12 +1,12 @@
 import type { AdvertisedTool, ToolView } from '@ctxgit/rules';
 import { advertisedPaths } from '@ctxgit/rules';
-import { UnknownCommitError } from '../errors.js';
-import { canonicalJson } from '../canonical-json.js';
-import type { GitContext } from '../git/git-context.js';
-import { readBlob } from '../git/read-blob.js';
-import { readPath } from '../git/read-path.js';
-import type { TreeEdit } from '../git/tree-edit.js';
-import { writeBlob } from '../git/write-blob.js';
+import { UnknownCommitError } from '../../errors.js';
+import { canonicalJson } from '../../canonical-json.js';
+import type { GitContext } from '../../git/git-context.js';
+import { readBlob } from '../../git/read-blob.js';
+import { readPath } from '../../git/read-path.js';
+import type { TreeEdit } from '../../git/tree-edit.js';
+import { writeBlob } from '../../git/write-blob.js';
 import { toolBlobPath } from './catalogue-tree.js';
 
 /** Folder of a ContextCommit's tree that holds its tools. */

@@ -1,7 +1,7 @@
 import type { PipelineInput, ResolvedToolViewOptions } from '@ctxgit/rules';
 import { advertisedTools, nextToolView, toolRoundOf } from '@ctxgit/rules';
 import type { ContextCommit } from '../context-commit.js';
-import type { GitContext } from '../git/git-context.js';
+import type { GitContext } from '../../git/git-context.js';
 import type { CatalogueCache } from './catalogue-cache.js';
 import type { CommitTools } from './commit-tools.js';
 import { readToolsTree } from './tools-ref.js';

@@ -1,8 +1,8 @@
 import type { ToolCatalogue } from '@ctxgit/rules';
-import type { GitContext } from '../git/git-context.js';
-import { readCommitObject } from '../git/read-commit-object.js';
-import { readRef } from '../git/read-ref.js';
-import { writeCommit } from '../git/write-commit.js';
+import type { GitContext } from '../../git/git-context.js';
+import { readCommitObject } from '../../git/read-commit-object.js';
+import { readRef } from '../../git/read-ref.js';
+import { writeCommit } from '../../git/write-commit.js';
 import { SESSIONS_PREFIX } from '../refs.js';
 import { AUTHOR } from '../write-stored-commit.js';
 

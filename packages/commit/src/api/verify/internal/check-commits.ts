@@ -1,10 +1,10 @@
-import { META_FILE, parseCommitMeta } from '../../commit-meta.js';
-import { hashObject } from '../../git/object-hash.js';
-import { readBlob } from '../../git/read-blob.js';
-import { readTree } from '../../git/read-tree.js';
-import { recordBlobText } from '../../layout/item-blob.js';
-import { readCommitObject } from '../../git/read-commit-object.js';
-import { ITEMS_DIR, pathSafeKey } from '../../layout/item-path.js';
+import { META_FILE, parseCommitMeta } from '../../../store/commit-meta.js';
+import { hashObject } from '../../../git/object-hash.js';
+import { readBlob } from '../../../git/read-blob.js';
+import { readTree } from '../../../git/read-tree.js';
+import { recordBlobText } from '../../../store/layout/item-blob.js';
+import { readCommitObject } from '../../../git/read-commit-object.js';
+import { ITEMS_DIR, pathSafeKey } from '../../../store/layout/item-path.js';
 import type { DagModel } from './check-dag.js';
 import type { CommitStart } from './commit-start.js';
 import type { Verifier } from './verifier.js';

@@ -1,11 +1,11 @@
 import { validateNodeId } from '@ctxgit/dag';
-import { canonicalJson } from '../../canonical-json.js';
-import { readBlob } from '../../git/read-blob.js';
-import { readCommitObject } from '../../git/read-commit-object.js';
-import { listRefs } from '../../git/list-refs.js';
-import { readRef } from '../../git/read-ref.js';
-import { SESSIONS_PREFIX, sessionOfRef } from '../../refs.js';
-import { shard } from '../../store/internal/dag-layout.js';
+import { canonicalJson } from '../../../canonical-json.js';
+import { readBlob } from '../../../git/read-blob.js';
+import { readCommitObject } from '../../../git/read-commit-object.js';
+import { listRefs } from '../../../git/list-refs.js';
+import { readRef } from '../../../git/read-ref.js';
+import { SESSIONS_PREFIX, sessionOfRef } from '../../../store/refs.js';
+import { shard } from '../../../store/internal/dag-layout.js';
 import type { CommitStart } from './commit-start.js';
 import type { Verifier } from './verifier.js';
 import { guard, isRecord, parseJson, report } from './verifier.js';

@@ -1,9 +1,9 @@
-import { decodeCommit } from '../../git/internal/commit-codec.js';
-import { readObjectInternal } from '../../git/internal/object-io.js';
-import { decodeTree } from '../../git/internal/tree-codec.js';
-import { listRefs } from '../../git/list-refs.js';
-import { readRef } from '../../git/read-ref.js';
-import { CTXGIT_PREFIX } from '../../refs.js';
+import { decodeCommit } from '../../../git/internal/commit-codec.js';
+import { readObjectInternal } from '../../../git/internal/object-io.js';
+import { decodeTree } from '../../../git/internal/tree-codec.js';
+import { listRefs } from '../../../git/list-refs.js';
+import { readRef } from '../../../git/read-ref.js';
+import { CTXGIT_PREFIX } from '../../../store/refs.js';
 import type { Verifier } from './verifier.js';
 import { report } from './verifier.js';
 

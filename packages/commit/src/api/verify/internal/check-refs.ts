@@ -1,11 +1,11 @@
-import { ObjectTypeError } from '../../git/errors.js';
-import { hasObject } from '../../git/has-object.js';
-import { listRefs } from '../../git/list-refs.js';
-import { readBlob } from '../../git/read-blob.js';
-import { readCommitObject } from '../../git/read-commit-object.js';
-import { readRef } from '../../git/read-ref.js';
+import { ObjectTypeError } from '../../../git/errors.js';
+import { hasObject } from '../../../git/has-object.js';
+import { listRefs } from '../../../git/list-refs.js';
+import { readBlob } from '../../../git/read-blob.js';
+import { readCommitObject } from '../../../git/read-commit-object.js';
+import { readRef } from '../../../git/read-ref.js';
 import { readImportMarker } from '../../import-marker.js';
-import { IMPORTS_PREFIX, SESSIONS_PREFIX, sessionOfRefComponent, VERIFIED_REF } from '../../refs.js';
+import { IMPORTS_PREFIX, SESSIONS_PREFIX, sessionOfRefComponent, VERIFIED_REF } from '../../../store/refs.js';
 import type { CommitStart } from './commit-start.js';
 import type { DagModel } from './check-dag.js';
 import type { Verifier } from './verifier.js';
@@ -13,7 +13,7 @@ import { guard, isRecord, parseJson, report } from './verifier.js';
 import { entryOf } from './walk-tree.js';
 
 /** The ref {@link verifyRepo} records its token in. */
-export { VERIFIED_REF } from '../../refs.js';
+export { VERIFIED_REF } from '../../../store/refs.js';
 
 /** An import marker: the import of its session started and did not finish; says what resumes it. */
 async function reportImport(v: Verifier, ref: string, oid: string): Promise<void> {

@@ -1,5 +1,5 @@
-import { CorruptObjectError, GitIoError, ObjectNotFoundError, ObjectTypeError } from '../../git/errors.js';
-import type { GitContext } from '../../git/git-context.js';
+import { CorruptObjectError, GitIoError, ObjectNotFoundError, ObjectTypeError } from '../../../git/errors.js';
+import type { GitContext } from '../../../git/git-context.js';
 import type { VerifyCounts, VerifyIssue, VerifyIssueCode } from '../verify-report.js';
 
 /** The state of one verification run: a fresh read context, the issues found, the counts. */

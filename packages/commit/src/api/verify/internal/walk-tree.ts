@@ -1,4 +1,4 @@
-import { readTree } from '../../git/read-tree.js';
+import { readTree } from '../../../git/read-tree.js';
 import type { Verifier } from './verifier.js';
 import { guard } from './verifier.js';
 
