@@ -63,8 +63,6 @@ export type { AppendNewResult, HistoryEntry } from './engine/append-new.js';
 export type { ExpandedOriginal, ExpandedSummary } from './engine/expanded-summary.js';
 export { refLayout } from './store/refs.js';
 export type { RefLayout } from './store/refs.js';
-export { canonicalJson } from './canonical-json.js';
-export type { CanonicalJsonOptions } from './canonical-json.js';
 export { diffCommits } from './engine/diff-commits.js';
 export type { CommitDiff, ItemChange } from './engine/diff-commits.js';
 export { verifyRepo } from './api/verify/verify-repo.js';

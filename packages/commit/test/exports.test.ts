@@ -43,7 +43,6 @@ it('exports exactly the public API', async () => {
     'UnknownSessionError',
     'VerificationError',
     'adoptSessionPack',
-    'canonicalJson',
     'clearImportMarker',
     'cloneRepo',
     'compareAndSwapRef',

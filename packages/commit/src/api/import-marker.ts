@@ -1,4 +1,4 @@
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import { InvalidOptionError } from '../errors.js';
 import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import { deleteRef } from '../git/delete-ref.js';

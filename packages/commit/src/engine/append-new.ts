@@ -1,6 +1,5 @@
 import type { Node, NodeInput, NodeStore } from '@ctxgit/dag';
-import { branchView } from '@ctxgit/dag';
-import { canonicalJson } from '../canonical-json.js';
+import { branchView, canonicalJson } from '@ctxgit/dag';
 import { HistoryDivergedError } from '../errors.js';
 
 /**

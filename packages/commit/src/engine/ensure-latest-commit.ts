@@ -1,7 +1,6 @@
 import type { Node } from '@ctxgit/dag';
-import { MissingNodeError } from '@ctxgit/dag';
+import { canonicalJson, MissingNodeError } from '@ctxgit/dag';
 import type { ContextItem, PipelineInput } from '@ctxgit/rules';
-import { canonicalJson } from '../canonical-json.js';
 import { LAYOUT_FORMAT } from '../store/commit-meta.js';
 import type { CommitMeta } from '../store/commit-meta.js';
 import { commitMessage } from '../store/commit-message.js';

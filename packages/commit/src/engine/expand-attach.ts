@@ -1,6 +1,6 @@
 import type { AttachSource, Node } from '@ctxgit/dag';
 import type { Block, ContextItem } from '@ctxgit/rules';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import { writeBlob } from '../git/write-blob.js';
 import type { RepoCore } from '../store/repo-core.js';
 import { loadCommit } from '../store/repo-core.js';

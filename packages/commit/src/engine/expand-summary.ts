@@ -1,5 +1,5 @@
 import type { Node } from '@ctxgit/dag';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import { UnknownItemError, VerificationError } from '../errors.js';
 import type { ExpandedOriginal, ExpandedSummary } from './expanded-summary.js';
 import { hashObject } from '../git/object-hash.js';

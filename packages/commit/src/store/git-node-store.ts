@@ -1,6 +1,5 @@
-import { DagConflictError, DuplicateIdError, InvalidArgumentError, SessionNotFoundError, validateNodeId, validateSessionName } from '@ctxgit/dag';
+import { canonicalJson, DagConflictError, DuplicateIdError, InvalidArgumentError, SessionNotFoundError, validateNodeId, validateSessionName } from '@ctxgit/dag';
 import type { Node, NodeStore, SessionRecord, StoreWrite } from '@ctxgit/dag';
-import { canonicalJson } from '../canonical-json.js';
 import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import { RefConflictError } from '../git/errors.js';
 import type { GitContext } from '../git/git-context.js';

@@ -1,6 +1,6 @@
 import type { ModelTable, ResolvedModel } from '@ctxgit/tokenize';
 import { createBudget, resolveModel, UnknownModelError as TokenizeUnknownModelError } from '@ctxgit/tokenize';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import { InvalidOptionError, UnknownModelError } from '../errors.js';
 import type { GitContext } from '../git/git-context.js';
 import { readBlob } from '../git/read-blob.js';

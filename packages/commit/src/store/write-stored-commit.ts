@@ -1,5 +1,5 @@
 import type { ContextItem } from '@ctxgit/rules';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import { itemBlobText } from './layout/item-blob.js';
 import { writeFoldTree, type FoldSource } from './layout/fold-tree.js';
 import { META_FILE } from './commit-meta.js';

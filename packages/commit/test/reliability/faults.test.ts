@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openRepo, recoverStaleLocks } from '../../src/index.js';
 import type { Node } from '@ctxgit/dag';
 import type { ContextCommit, LockIdentity, Repo, Session } from '../../src/index.js';
-import { canonicalJson } from '../../src/canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { cloneStorage } from './clone.js';
 import { ERRNOS, FAULT_OPS, FaultFs } from './fault-fs.js';

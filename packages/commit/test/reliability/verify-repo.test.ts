@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import { InvalidOptionError, readBlob, readCommitObject, readRef, readTree, updateTree, writeBlob, writeCommit } from '../../src/index.js';
 import type { GitContext, Repo } from '../../src/index.js';
 import { verifyRepo } from '../../src/api/verify/verify-repo.js';

@@ -1,5 +1,5 @@
 import type { IdGenerator, Node, SessionRecord } from '@ctxgit/dag';
-import { canonicalJson } from '../../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import type { GitContext } from '../../git/git-context.js';
 import { readBlob } from '../../git/read-blob.js';
 import { readCommitObject } from '../../git/read-commit-object.js';

@@ -1,5 +1,5 @@
 import type { ContextItem } from '@ctxgit/rules';
-import { canonicalJson } from '../../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 
 /**
  * The text of an item blob: canonical JSON pretty-printed (object keys sorted, two-space indent, one field per

@@ -1,6 +1,6 @@
 import type { CatalogueTool } from '@ctxgit/rules';
 import { createToolCatalogue, type ToolCatalogue } from '@ctxgit/rules';
-import { canonicalJson } from '../../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import type { GitContext } from '../../git/git-context.js';
 import { inBatches } from '../../git/internal/in-batches.js';
 import { readBlob } from '../../git/read-blob.js';

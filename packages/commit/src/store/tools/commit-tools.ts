@@ -1,7 +1,7 @@
 import type { AdvertisedTool, ToolView } from '@ctxgit/rules';
 import { advertisedPaths } from '@ctxgit/rules';
 import { UnknownCommitError } from '../../errors.js';
-import { canonicalJson } from '../../canonical-json.js';
+import { canonicalJson } from '@ctxgit/dag';
 import type { GitContext } from '../../git/git-context.js';
 import { readBlob } from '../../git/read-blob.js';
 import { readPath } from '../../git/read-path.js';

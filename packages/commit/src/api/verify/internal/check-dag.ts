@@ -1,5 +1,4 @@
-import { validateNodeId } from '@ctxgit/dag';
-import { canonicalJson } from '../../../canonical-json.js';
+import { canonicalJson, validateNodeId } from '@ctxgit/dag';
 import { readBlob } from '../../../git/read-blob.js';
 import { readCommitObject } from '../../../git/read-commit-object.js';
 import { listRefs } from '../../../git/list-refs.js';
