@@ -73,35 +73,8 @@ export { GitNodeStore } from './store/git-node-store.js';
 export type { CommitIndexEntry, GitNodeStoreOptions } from './store/git-node-store.js';
 export { SessionNodeView } from './store/session-node-view.js';
 export type { PerSessionReads } from './store/session-node-view.js';
-export { openGit } from './git/open-git.js';
 export type { LockHolder } from './git/errors.js';
-export type { OpenGitCommonOptions, OpenGitDirOptions, OpenGitMemoryOptions, OpenGitOptions } from './git/open-git.js';
 export type { FsFileHandleLike, FsLike, FsPromisesLike, FsStatsLike } from './git/fs-like.js';
-export type { GitContext } from './git/git-context.js';
-export { hashObject } from './git/object-hash.js';
-export type { GitObjectType } from './git/object-hash.js';
-export { writeBlob } from './git/write-blob.js';
-export { readBlob } from './git/read-blob.js';
-export { writeTree } from './git/write-tree.js';
-export { readTree } from './git/read-tree.js';
-export type { TreeEntry } from './git/tree-entry.js';
-export { writeCommit } from './git/write-commit.js';
-export { readCommitObject } from './git/read-commit-object.js';
-export type { CommitObject, GitIdentity, ReadCommitResult } from './git/commit-object.js';
-export { hasObject } from './git/has-object.js';
-export { updateTree } from './git/update-tree.js';
-export type { TreeEdit } from './git/tree-edit.js';
-export { readPath } from './git/read-path.js';
-export { listTree } from './git/list-tree.js';
-export { readRef } from './git/read-ref.js';
-export { compareAndSwapRef } from './git/compare-and-swap-ref.js';
-export { listRefs } from './git/list-refs.js';
-export { recoverStaleLocks } from './git/recover-stale-locks.js';
-export type { RecoverStaleLocksOptions } from './git/recover-stale-locks.js';
-export { removeTempObjects } from './git/remove-temp-objects.js';
-export type { RemoveTempObjectsOptions } from './git/remove-temp-objects.js';
-export type { LockIdentity } from './git/lock-identity.js';
-export { validateRefComponent } from './git/validate-ref-name.js';
 export {
   CorruptObjectError,
   GitArgumentError,

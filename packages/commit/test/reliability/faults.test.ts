@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openRepo, recoverStaleLocks } from '../../src/index.js';
+import { openRepo } from '../../src/index.js';
+import { recoverStaleLocks } from '../../src/git/index.js';
 import type { Node } from '@ctxgit/dag';
-import type { ContextCommit, LockIdentity, Repo, Session } from '../../src/index.js';
+import type { ContextCommit, Repo, Session } from '../../src/index.js';
+import type { LockIdentity } from '../../src/git/index.js';
 import { canonicalJson } from '@ctxgit/dag';
 import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { cloneStorage } from './clone.js';
