@@ -5,10 +5,14 @@ const pkg = (name: string): string => fileURLToPath(new URL(`./packages/${name}/
 
 export default defineConfig({
   resolve: {
-    alias: ['errors', 'dag', 'tokenize', 'rules', 'commit', 'render', 'viewer', 'cli', 'langgraph', 'ai-sdk', 'clients'].map((name) => ({
-      find: new RegExp(`^@ctxgit/${name}$`),
-      replacement: pkg(name),
-    })),
+    alias: [
+      ...['errors', 'dag', 'tokenize', 'rules', 'commit', 'render', 'viewer', 'cli', 'langgraph', 'ai-sdk', 'clients'].map((name) => ({
+        find: new RegExp(`^@ctxgit/${name}$`),
+        replacement: pkg(name),
+      })),
+      // the subpath entries of package.json `exports`
+      { find: /^@ctxgit\/commit\/git$/, replacement: fileURLToPath(new URL('./packages/commit/src/git/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/**/test/**/*.test.ts', 'bench/test/**/*.test.ts', 'test/**/*.test.ts'],

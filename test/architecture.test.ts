@@ -1,4 +1,5 @@
-// Guards the package map of DESIGN.md: dependency direction, no import cycles, no console.log in library code.
+// Guards the package map of DESIGN.md: dependency direction, no import cycles, no console.log in library code, and
+// the layers of @ctxgit/commit (api → engine → store → git).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,4 +90,48 @@ describe('package architecture', () => {
       });
     }
   }
+});
+
+// @ctxgit/commit's source in folders by layer, each depending only downward: api/ (what users call: Repo, Session,
+// openRepo) → engine/ (what a turn, a merge, an expand or a sync computes) → store/ (the storage format) → git/ (the
+// plumbing, which knows nothing of ctxgit). The package's error classes (errors.ts) serve every layer above git;
+// index.ts is the main entry (git/index.ts the `@ctxgit/commit/git` entry) and nothing imports an entry.
+describe('@ctxgit/commit layers', () => {
+  const src = join(root, 'packages', 'commit', 'src');
+  const LAYERS = ['git', 'store', 'engine', 'api'] as const;
+  const ENTRIES = new Set(['index.ts', 'git/index.ts']);
+  // GitError extends CommitError, so that `catch (e) { if (e instanceof CommitError) … }` covers git failures too
+  const GIT_EXCEPTIONS = new Set(['git/errors.ts -> errors.ts']);
+  const layerOf = (rel: string): number => LAYERS.indexOf(rel.split('/')[0] as (typeof LAYERS)[number]);
+  const rel = (file: string): string => relative(src, file).split('\\').join('/');
+  const edges = filesUnder(src).flatMap((file) => {
+    const from = rel(file);
+    return importsOf(readFileSync(file, 'utf8')).map((spec) => ({
+      from,
+      spec,
+      to: spec.startsWith('.') ? rel(resolve(dirname(file), spec.replace(/\.js$/, '.ts'))) : undefined,
+    }));
+  });
+
+  it('every file is an entry, the error classes, or in a layer folder', () => {
+    const loose = filesUnder(src).map(rel).filter((f) => !ENTRIES.has(f) && f !== 'errors.ts' && layerOf(f) < 0);
+    expect(loose).toEqual([]);
+  });
+
+  it('a layer imports only its own and lower layers', () => {
+    const upward = edges
+      .filter((e) => e.to !== undefined && !ENTRIES.has(e.from) && e.to !== 'errors.ts')
+      .filter((e) => ENTRIES.has(e.to as string) || layerOf(e.to as string) > layerOf(e.from))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(upward).toEqual([]);
+  });
+
+  it('git/ imports nothing of ctxgit outside git/ but @ctxgit/errors', () => {
+    const outside = edges
+      .filter((e) => e.from.startsWith('git/'))
+      .filter((e) => (e.to === undefined ? e.spec.startsWith('@ctxgit/') && e.spec !== '@ctxgit/errors' : !e.to.startsWith('git/')))
+      .map((e) => `${e.from} -> ${e.to ?? e.spec}`);
+    expect(outside.filter((edge) => !GIT_EXCEPTIONS.has(edge))).toEqual([]);
+    expect(new Set(outside), 'an exception no longer needed').toEqual(GIT_EXCEPTIONS);
+  });
 });

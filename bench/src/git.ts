@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { compareAndSwapRef, openGit, updateTree, writeBlob, writeCommit, type GitContext, type TreeEdit } from '@ctxgit/commit';
+import { compareAndSwapRef, openGit, updateTree, writeBlob, writeCommit, type GitContext, type TreeEdit } from '@ctxgit/commit/git';
 import { median, p95 } from './stats.js';
 
 /** How ctxgit's side was stored. */

@@ -1,5 +1,6 @@
 import type { ContextCommit, Repo } from '@ctxgit/commit';
-import { listRefs, readCommitObject, readRef, refLayout } from '@ctxgit/commit';
+import { refLayout } from '@ctxgit/commit';
+import { listRefs, readCommitObject, readRef } from '@ctxgit/commit/git';
 import { CliError } from './errors.js';
 
 /** Shortest commit id prefix accepted (as git's default abbreviation floor). */

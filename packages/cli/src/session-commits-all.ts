@@ -1,5 +1,6 @@
 import type { LogEntry, Repo, Session } from '@ctxgit/commit';
-import { readCommitObject, readRef, refLayout } from '@ctxgit/commit';
+import { refLayout } from '@ctxgit/commit';
+import { readCommitObject, readRef } from '@ctxgit/commit/git';
 
 /**
  * Every context commit of a session, on every branch, oldest first: the commits its DAG ref indexes (each DAG

@@ -3,7 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listRefs, openRepo, readRef } from '@ctxgit/commit';
+import { openRepo } from '@ctxgit/commit';
+import { listRefs, readRef } from '@ctxgit/commit/git';
 import { describe, expect, it } from 'vitest';
 import { replayAll } from '../src/commands/import.js';
 import { readTranscripts } from '../src/read-transcripts.js';

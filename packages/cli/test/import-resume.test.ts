@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { incompleteImports, openRepo, readRef, verifyRepo } from '@ctxgit/commit';
+import { incompleteImports, openRepo, verifyRepo } from '@ctxgit/commit';
+import { readRef } from '@ctxgit/commit/git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundles, CLI_BUNDLE, DIE_AT_WRITE } from '../../commit/test/reliability/bundle.js';
 import { MODEL } from '../../commit/test/reliability/fixtures/crash-model.js';

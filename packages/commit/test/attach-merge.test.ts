@@ -68,7 +68,7 @@ describe.each(FS_KINDS)('attach and merge on $name', (kind) => {
     expect([...blocks.values()]).toEqual([[true], [false]]);
     expect(m.items[m.items.length - 1]?.blocks[0]).toEqual({ type: 'text', text: 'Combine both parts.' });
     expect(m.summary.added).toBe(3);
-    const { readRef } = await import('../src/index.js');
+    const { readRef } = await import('../src/git/index.js');
     expect(await readRef(repo.git, 'refs/ctxgit/sessions/a/merged')).toBe(m.id);
     expect(await readRef(repo.git, 'refs/ctxgit/sessions/b/merged')).toBe(m.id);
     expect((await t.log())[0]?.message).toContain('Merges: a at ');

@@ -1,7 +1,9 @@
 import { Volume, createFsFromVolume } from 'memfs';
 import { describe, expect, it } from 'vitest';
 import type { ContextItem } from '@ctxgit/rules';
-import { canonicalJson, CommitError, openRepo, readBlob, UnknownItemError, verifyRepo } from '../src/index.js';
+import { canonicalJson } from '@ctxgit/dag';
+import { CommitError, openRepo, UnknownItemError, verifyRepo } from '../src/index.js';
+import { readBlob } from '../src/git/index.js';
 import type { ContextCommit, FsLike, Repo, Session } from '../src/index.js';
 import { FS_KINDS, git, stepClock } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assignOrderKeys } from '../src/layout/assign-order-keys.js';
-import { itemPath, orderKeyOfFileName, pathSafeKey } from '../src/layout/item-path.js';
-import { orderKeyBetween } from '../src/layout/order-key.js';
+import { assignOrderKeys } from '../src/store/layout/assign-order-keys.js';
+import { itemPath, orderKeyOfFileName, pathSafeKey } from '../src/store/layout/item-path.js';
+import { orderKeyBetween } from '../src/store/layout/order-key.js';
 
 /** Git's tree order: bytewise on names (all entries compared here are blobs in one folder, or folders at one level). */
 const gitOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));

@@ -5,8 +5,8 @@ import { estimateTokenizer } from '@ctxgit/tokenize';
 import { defaultRules, type ContextItem } from '@ctxgit/rules';
 import { InvalidOptionError, openRepo, PinCapError, PinStateError, PinTargetError, verifyRepo } from '../src/index.js';
 import type { Repo, Session } from '../src/index.js';
-import { applyPins } from '../src/pins/apply-pins.js';
-import { pinnedTokens } from '../src/pins/pinned-mass.js';
+import { applyPins } from '../src/engine/pins/apply-pins.js';
+import { pinnedTokens } from '../src/engine/pins/pinned-mass.js';
 import { FS_KINDS, git, stepClock, tempDir } from './helpers.js';
 
 /** One agent step: an assistant call and its tool result; returns the tool node id. */

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { DagConflictError, appendNode, createSession } from '@ctxgit/dag';
+import { appendNode, canonicalJson, createSession, DagConflictError } from '@ctxgit/dag';
 import type { Node, SessionRecord } from '@ctxgit/dag';
 import { describe, expect, test } from 'vitest';
-import { canonicalJson } from '../src/canonical-json.js';
 import { GitError } from '../src/git/errors.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { openGit } from '../src/git/open-git.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextItem } from '@ctxgit/rules';
-import { StoredEntries } from '../src/stored-entries.js';
-import { ChunkedList } from '../src/layout/chunked-list.js';
+import { StoredEntries } from '../src/store/stored-entries.js';
+import { ChunkedList } from '../src/store/layout/chunked-list.js';
 
 const item = (key: string): ContextItem => ({ key, sourceNodeId: key, role: 'user', state: 'full', locked: false, blocks: [], tokens: 1, reason: 'new', touchedAt: 0 });
 const entries = (base: StoredEntries | undefined, keys: readonly string[]): StoredEntries => {

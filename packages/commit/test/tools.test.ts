@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueTool } from '@ctxgit/rules';
 import { OPEN_TOOLS, ToolCatalogueError } from '@ctxgit/rules';
-import { listTree, openRepo, readCommitObject, readPath, readRef, verifyRepo } from '../src/index.js';
+import { openRepo, verifyRepo } from '../src/index.js';
+import { listTree, readCommitObject, readPath, readRef } from '../src/git/index.js';
 import type { Repo, Session } from '../src/index.js';
 import { FS_KINDS, git, snapshot, stepClock } from './helpers.js';
 

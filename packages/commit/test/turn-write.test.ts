@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listRefs, openRepo, readCommitObject, readRef } from '../src/index.js';
+import { openRepo } from '../src/index.js';
+import { listRefs, readCommitObject, readRef } from '../src/git/index.js';
 import type { FsLike, Repo } from '../src/index.js';
 import { FS_KINDS, git } from './helpers.js';
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { render } from '@ctxgit/render';
-import { openRepo, readCommitObject, readTree } from '../src/index.js';
-import type { GitContext, Repo } from '../src/index.js';
+import { openRepo } from '../src/index.js';
+import { readCommitObject } from '../src/git/index.js';
+import { readTree } from '../src/git/read-tree.js';
+import type { Repo } from '../src/index.js';
+import type { GitContext } from '../src/git/index.js';
 import { FS_KINDS, git, stepClock } from './helpers.js';
 
 /** A chat at a small budget: it folds, and folds summaries into later ones. */

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from './errors.js';
 import { appendSibling } from './internal/append-sibling.js';
-import { canonicalJson } from './internal/canonical-json.js';
+import { canonicalJson } from './canonical-json.js';
 import type { Node } from './node.js';
 import type { NodeEdit } from './node-edit.js';
 import type { NodeStore } from './node-store.js';
@@ -43,11 +43,21 @@ export async function editNode(store: NodeStore, session: string, nodeId: string
         reads: edit.reads ?? n.reads,
         metadata: edit.metadata ?? n.metadata,
       };
-      if (canonicalJson(before) === canonicalJson(after)) {
+      if (sameContent(before, after)) {
         throw new InvalidArgumentError({ argument: 'edit', reason: `it leaves the content of ${n.id} unchanged; use retryNode for a same-content sibling` });
       }
       return after;
     },
     opts,
   );
+}
+
+/** Whether two contents are the same canonical JSON; a value JSON cannot hold makes them differ, and the node check refuses it. */
+function sameContent(a: object, b: object): boolean {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch (err) {
+    if (err instanceof TypeError) return false;
+    throw err;
+  }
 }

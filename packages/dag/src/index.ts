@@ -35,6 +35,8 @@ export { MAX_SESSION_NAME_LENGTH, validateSessionName } from './validate-session
 export { validateNodeId } from './validate-node-id.js';
 export { MAX_JSON_DEPTH, copyJson, validateJson } from './validate-json.js';
 export { defaultNodeId } from './default-node-id.js';
+export { canonicalJson } from './canonical-json.js';
+export type { CanonicalJsonOptions } from './canonical-json.js';
 export { MemoryNodeStore } from './memory-node-store.js';
 export { createSession } from './create-session.js';
 export { appendNode } from './append-node.js';

@@ -32,6 +32,7 @@ it('exports exactly the public API', async () => {
     'appendNode',
     'appendNodes',
     'branchView',
+    'canonicalJson',
     'checkout',
     'copyJson',
     'createSession',

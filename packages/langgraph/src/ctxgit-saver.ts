@@ -1,5 +1,7 @@
-import type { ContextCommit, CreateSessionOptions, HistoryEntry, Repo, Session, TreeEdit } from '@ctxgit/commit';
-import { HistoryDivergedError, listRefs } from '@ctxgit/commit';
+import type { ContextCommit, CreateSessionOptions, HistoryEntry, Repo, Session } from '@ctxgit/commit';
+import type { TreeEdit } from '@ctxgit/commit/git';
+import { HistoryDivergedError } from '@ctxgit/commit';
+import { listRefs } from '@ctxgit/commit/git';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointPendingWrite, CheckpointTuple, PendingWrite, SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { BaseCheckpointSaver, TASKS, WRITES_IDX_MAP, compareWritesSortKeys, maxChannelVersion, writesSortKey } from '@langchain/langgraph-checkpoint';

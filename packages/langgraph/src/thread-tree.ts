@@ -1,5 +1,6 @@
-import type { GitContext, TreeEdit } from '@ctxgit/commit';
-import { compareAndSwapRef, listTree, readBlob, readCommitObject, readPath, readRef, RefConflictError, updateTree, writeBlob, writeCommit } from '@ctxgit/commit';
+import type { GitContext, TreeEdit } from '@ctxgit/commit/git';
+import { RefConflictError } from '@ctxgit/commit';
+import { compareAndSwapRef, listTree, readBlob, readCommitObject, readPath, readRef, updateTree, writeBlob, writeCommit } from '@ctxgit/commit/git';
 import { encodeName } from './encode-name.js';
 
 /** Prefix of the refs of the saver: one ref per thread, `refs/langgraph/<thread>`. */

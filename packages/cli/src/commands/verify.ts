@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { recoverStaleLocks, refLayout, removeTempObjects, verifyRepo } from '@ctxgit/commit';
+import { refLayout, verifyRepo } from '@ctxgit/commit';
+import { recoverStaleLocks, removeTempObjects } from '@ctxgit/commit/git';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { openExisting } from '../open-repository.js';

@@ -1,6 +1,5 @@
-import { DagConflictError, DuplicateIdError, InvalidArgumentError, SessionNotFoundError, validateNodeId, validateSessionName } from '@ctxgit/dag';
+import { canonicalJson, DagConflictError, DuplicateIdError, InvalidArgumentError, SessionNotFoundError, validateNodeId, validateSessionName } from '@ctxgit/dag';
 import type { Node, NodeStore, SessionRecord, StoreWrite } from '@ctxgit/dag';
-import { canonicalJson } from '../canonical-json.js';
 import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import { RefConflictError } from '../git/errors.js';
 import type { GitContext } from '../git/git-context.js';
@@ -17,7 +16,7 @@ import { prepareObject, storeObject } from '../git/internal/object-io.js';
 import type { PreparedObject } from '../git/internal/object-io.js';
 import { planTreeEdits, storeTrees } from '../git/internal/plan-tree-edits.js';
 import { inBatches } from '../git/internal/in-batches.js';
-import { dagRef, SESSIONS_PREFIX, sessionOfRef } from '../refs.js';
+import { dagRef, SESSIONS_PREFIX, sessionOfRef } from './refs.js';
 import { calleesDir, childrenDir, commitIndexPath, idOfIndexEntry, indexEntryName, nodePath, RECORD_PATH, ROOTS_DIR } from './internal/dag-layout.js';
 import { deepFreeze } from './internal/deep-freeze.js';
 import { SessionNodeView } from './session-node-view.js';

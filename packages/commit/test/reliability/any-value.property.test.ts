@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearImportMarker, incompleteImports, markImport, openRepo } from '../../src/index.js';
 import type { FsLike, Repo, Session } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { FaultFs } from './fault-fs.js';
 import { hostileValue } from './hostile-arbitraries.js';
 import { fileSnapshot, isTyped, memStorage, stepClock, writeCounts } from './support.js';

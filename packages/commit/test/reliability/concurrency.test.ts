@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitConflictError, RefConflictError, openRepo } from '../../src/index.js';
 import type { Repo, Session } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import type { Storage } from './support.js';
 import { chainOf, cleanTemps, fsck, STORAGES, tempDir, writeCounts } from './support.js';
 import { buildBundles } from './bundle.js';

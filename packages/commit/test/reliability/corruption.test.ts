@@ -7,9 +7,10 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openGit, openRepo } from '../../src/index.js';
+import { openRepo } from '../../src/index.js';
+import { openGit } from '../../src/git/index.js';
 import type { FsLike } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { cleanTemps, fsck, seeded, stepClock, tempDir, writeCounts } from './support.js';
 
 afterAll(cleanTemps);

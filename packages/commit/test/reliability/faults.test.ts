@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openRepo, recoverStaleLocks } from '../../src/index.js';
+import { openRepo } from '../../src/index.js';
+import { recoverStaleLocks } from '../../src/git/index.js';
 import type { Node } from '@ctxgit/dag';
-import type { ContextCommit, LockIdentity, Repo, Session } from '../../src/index.js';
-import { canonicalJson } from '../../src/canonical-json.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import type { ContextCommit, Repo, Session } from '../../src/index.js';
+import type { LockIdentity } from '../../src/git/index.js';
+import { canonicalJson } from '@ctxgit/dag';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { cloneStorage } from './clone.js';
 import { ERRNOS, FAULT_OPS, FaultFs } from './fault-fs.js';
 import type { FaultMode, FaultOp } from './fault-fs.js';

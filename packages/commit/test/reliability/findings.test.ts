@@ -1,7 +1,7 @@
 // Bugs found by the reliability work (issue 9), each kept as a regression test now that it is fixed.
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { fileSnapshot, isTyped, memStorage, stepClock } from './support.js';
 
 async function chat(): Promise<{ repo: Awaited<ReturnType<typeof openRepo>>; fs: ReturnType<typeof memStorage>['fs']; gitdir: string }> {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/index.js';
 import type { FsLike, Repo, Session } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { HOSTILE_STRINGS, hostileNodeInput, hostileString, hostileValue, protoJson } from './hostile-arbitraries.js';
 import { FaultFs } from './fault-fs.js';
 import { fileSnapshot, isTyped, memStorage, stepClock, writeCounts } from './support.js';

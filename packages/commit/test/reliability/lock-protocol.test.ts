@@ -3,9 +3,10 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommitConflictError, RefConflictError, compareAndSwapRef, openGit, openRepo, readRef, recoverStaleLocks, removeTempObjects, writeBlob } from '../../src/index.js';
+import { CommitConflictError, RefConflictError, openRepo } from '../../src/index.js';
+import { compareAndSwapRef, openGit, readRef, recoverStaleLocks, removeTempObjects, writeBlob } from '../../src/git/index.js';
 import type { Repo } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import { chainOf, cleanTemps, deadLock, exitedPid, fsck, seeded, tempDir, writeCounts } from './support.js';
 import { buildBundles } from './bundle.js';
 import { startWorker } from './workers.js';

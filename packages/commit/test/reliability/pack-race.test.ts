@@ -7,8 +7,9 @@
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openGit, readBlob, writeBlob } from '../../src/index.js';
-import type { FsLike, GitContext } from '../../src/index.js';
+import { openGit, readBlob, writeBlob } from '../../src/git/index.js';
+import type { FsLike } from '../../src/index.js';
+import type { GitContext } from '../../src/git/index.js';
 import { inBatch, maintain } from '../../src/git/internal/pack-store.js';
 import { cleanTemps, tempDir } from './support.js';
 

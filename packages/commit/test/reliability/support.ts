@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { DagError } from '@ctxgit/dag';
 import { Volume, createFsFromVolume } from 'memfs';
 import { CommitError } from '../../src/index.js';
-import type { FsLike, LockIdentity, Repo } from '../../src/index.js';
+import type { FsLike, Repo } from '../../src/index.js';
+import type { LockIdentity } from '../../src/git/index.js';
 
 /** Where each reliability test file writes its counts (git-ignored); docs/reliability.md is generated from them. */
 export const COUNTS_DIR = fileURLToPath(new URL('./.counts/', import.meta.url));

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/canonical-json.js';
-import { InvalidOptionError, readBlob, readCommitObject, readRef, readTree, updateTree, writeBlob, writeCommit } from '../../src/index.js';
-import type { GitContext, Repo } from '../../src/index.js';
-import { verifyRepo } from '../../src/verify/verify-repo.js';
-import type { VerifyIssueCode, VerifyReport } from '../../src/verify/verify-report.js';
+import { canonicalJson } from '@ctxgit/dag';
+import { InvalidOptionError } from '../../src/index.js';
+import { readBlob, readCommitObject, readRef, updateTree, writeBlob, writeCommit } from '../../src/git/index.js';
+import { readTree } from '../../src/git/read-tree.js';
+import type { Repo } from '../../src/index.js';
+import type { GitContext } from '../../src/git/index.js';
+import { verifyRepo } from '../../src/api/verify/verify-repo.js';
+import type { VerifyIssueCode, VerifyReport } from '../../src/api/verify/verify-report.js';
 import { buildRepo } from './build-repo.js';
 import type { BuiltRepo } from './build-repo.js';
 import type { Storage } from './support.js';

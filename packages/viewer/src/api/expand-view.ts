@@ -1,4 +1,4 @@
-import { hashObject } from '@ctxgit/commit';
+import { hashObject } from '@ctxgit/commit/git';
 import type { ExpandView } from '../api-types.js';
 import type { ViewerContext } from './viewer-context.js';
 
