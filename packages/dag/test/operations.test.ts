@@ -231,6 +231,7 @@ describe('retryNode and editNode', () => {
     await refused(editNode(store, 'chat', q.id, { role: 'assistant' } as never, opts), InvalidArgumentError, 'E_DAG_INVALID_ARGUMENT');
     await refused(editNode(store, 'chat', q.id, null as never, opts), InvalidArgumentError, 'E_DAG_INVALID_ARGUMENT');
     await refused(editNode(store, 'chat', q.id, { input: { f: Symbol('x') } as never }, opts), NotJsonError, 'E_DAG_NOT_JSON');
+    await refused(editNode(store, 'chat', q.id, { input: { n: 1n } as never }, opts), NotJsonError, 'E_DAG_NOT_JSON');
     await refused(editNode(store, 'chat', q.id, { output: 'x'.repeat(11) }, { ...opts, maxOutputBytes: 10 }), OutputTooLargeError, 'E_DAG_OUTPUT_TOO_LARGE');
   });
 
