@@ -7,8 +7,8 @@ import { encodeIndex, indexEntries } from './pack-codec.js';
 import type { IndexEntry } from './pack-codec.js';
 import { rememberExisting, stateOf } from './state.js';
 
-/** Bytes read from a source pack at a time. */
-const CHUNK = 4 << 20;
+/** Bytes read from a source pack file at a time. */
+const CHUNK = 1 << 20;
 const HEADER = 12;
 const TRAILER = 20;
 
@@ -17,9 +17,14 @@ export type PackPart = { readonly from: GitContext; readonly name: string; reado
 
 const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
 
-/** Hands the part's entries (its bytes between header and trailer) to `sink`, at most {@link CHUNK} bytes at a time. */
-async function streamEntries(part: PackPart, sink: (chunk: Uint8Array) => Promise<void>): Promise<void> {
+/**
+ * Hands the part's entries (its bytes between header and trailer) to `sink`: a pack in memory at once, a file through
+ * `buf` (reused: `sink` is done with a chunk when its promise resolves).
+ */
+async function streamEntries(part: PackPart, buf: Buffer, sink: (chunk: Uint8Array) => Promise<void>): Promise<void> {
   if ('pack' in part) return sink(part.pack.subarray(HEADER, part.pack.length - TRAILER));
+  const loaded = stateOf(part.from).packs.get(part.name)?.pack;
+  if (loaded !== undefined) return sink(loaded.subarray(HEADER, loaded.length - TRAILER));
   const path = `${packDir(part.from)}/${part.name}.pack`;
   const handle = await io('read', path, () => part.from.fs.promises.open(path, 'r'));
   try {
@@ -31,8 +36,7 @@ async function streamEntries(part: PackPart, sink: (chunk: Uint8Array) => Promis
     // the last TRAILER bytes read are held back until more follow: at the end of the file they are the trailer
     let held = Buffer.alloc(0);
     for (let at = HEADER; ; ) {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await io('read', path, () => read(buf, 0, CHUNK, at));
+      const { bytesRead } = await io('read', path, () => read(buf, 0, buf.length, at));
       if (bytesRead === 0) break;
       at += bytesRead;
       const data = held.length === 0 ? buf.subarray(0, bytesRead) : Buffer.concat([held, buf.subarray(0, bytesRead)]);
@@ -87,9 +91,10 @@ export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[
         offset += chunk.length;
       };
       await write(header);
+      const buf = Buffer.allocUnsafe(CHUNK); // every byte handed on was read into it first
       for (const [i, part] of parts.entries()) {
         const start = offset;
-        await streamEntries(part, write);
+        await streamEntries(part, buf, write);
         for (const e of perPart[i] as IndexEntry[]) entries.push({ oid: e.oid, offset: e.offset - HEADER + start, crc: e.crc });
       }
       checksum = hash.digest();
