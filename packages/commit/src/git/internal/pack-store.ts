@@ -1,6 +1,6 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
-import { errnoOf, writeFileAtomic } from './fs-ops.js';
+import { errnoOf, writeFilesAtomic } from './fs-ops.js';
 import { packBytes, refresh } from './pack-reader.js';
 import { readObjectInternal } from './object-io.js';
 import { concatPacks, encodePack, indexEntries } from './pack-codec.js';
@@ -50,13 +50,15 @@ async function removeFile(ctx: GitContext, path: string): Promise<void> {
   }
 }
 
-/** Writes an encoded pack and its index (pack first: a reader looks for the index); returns its name. */
+/** Writes an encoded pack and its index (both at once, then renamed pack first: a reader looks for the index); returns its name. */
 export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<string> {
   const { checksum, pack, idx } = encoded;
   const dir = packDir(ctx);
   const name = `pack-${checksum}`;
-  await writeFileAtomic(ctx, dir, `${dir}/${name}.pack`, pack);
-  await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
+  await writeFilesAtomic(ctx, dir, [
+    { target: `${dir}/${name}.pack`, data: pack },
+    { target: `${dir}/${name}.idx`, data: idx },
+  ]);
   const state = stateOf(ctx);
   state.packs.set(name, { name, idx, count: idx.readUInt32BE(8 + 255 * 4), pack });
   for (const e of indexEntries(idx)) rememberExisting(state, e.oid);
