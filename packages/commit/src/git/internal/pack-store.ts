@@ -1,7 +1,7 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
 import { errnoOf, writeFilesAtomic } from './fs-ops.js';
-import { packBytes, refresh } from './pack-reader.js';
+import { closePackFiles, packBytes, refresh } from './pack-reader.js';
 import { readObjectInternal } from './object-io.js';
 import { concatPacks, encodePack, indexEntries } from './pack-codec.js';
 import type { EncodedPack, PackObject } from './pack-codec.js';
@@ -225,7 +225,8 @@ export async function flushPending(ctx: GitContext): Promise<void> {
 
 /**
  * Runs `fn` with the objects it stores kept in memory and written as one pack before the first ref it moves
- * (`compareAndSwapRef` flushes) or when it ends, so a turn writes a pack file instead of a file per object; then,
+ * (`compareAndSwapRef` flushes) or when it ends, so a turn writes a pack file instead of a file per object, and with
+ * the pack files its reads open kept open for its other reads (closed when the last batch ends); then,
  * with automatic maintenance on, rolls packs up. A failed maintenance run changes nothing that was written (it
  * writes the new pack before removing anything) and is tried again after the next batch.
  */
@@ -237,7 +238,10 @@ export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>): Promise
     result = await fn();
   } finally {
     state.batchDepth--;
-    if (state.batchDepth === 0) await flushPending(ctx);
+    if (state.batchDepth === 0) {
+      await closePackFiles(ctx);
+      await flushPending(ctx);
+    }
   }
   if (state.batchDepth === 0 && state.maintenance) await maintain(ctx, false).catch(() => undefined);
   return result;
