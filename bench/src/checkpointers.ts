@@ -174,7 +174,7 @@ async function growOnce(g: Grower, entries: readonly TranscriptEntry[], call: nu
  *
  * @param opts - `quick`: sizes 100 and 1,000, 20 measured turns, bytes at 300 turns, 3 cold starts; else sizes
  *   100, 1,000, 5,000 and 10,000, 50 measured turns, bytes at 1,000 turns, 5 cold starts; `sizes` and `measured`
- *   override those (bytes are measured at 300 turns, or 1,000 when the run reaches it); `log` for progress
+ *   override those (bytes are measured at 1,000 turns when a full run reaches it, else at 300 or the run's last turn); `log` for progress
  * @returns the figures
  * @example
  * ```ts
@@ -190,10 +190,10 @@ export async function runCheckpointersBench(opts: {
   const log = opts.log ?? ((): void => undefined);
   const sizes = opts.sizes ?? (opts.quick ? [100, 1000] : [100, 1000, 5000, 10_000]);
   const measured = opts.measured ?? (opts.quick ? 20 : 50);
-  const bytesAt = !opts.quick && (sizes.at(-1) as number) >= 1000 ? 1000 : 300;
+  const last = (sizes.at(-1) as number) + measured;
+  const bytesAt = !opts.quick && last >= 1000 ? 1000 : Math.min(300, last);
   const coldRuns = opts.quick ? 3 : 5;
   const Database = loadBetterSqlite3(log);
-  const last = (sizes.at(-1) as number) + measured;
   const chain = await chainCorpus(last + 2);
   const messages = chain.entries.map(message);
   const upTo = (turn: number): Record<string, unknown>[] => messages.slice(0, (chain.calls[turn - 1] as number) + 1);
