@@ -11,6 +11,13 @@ import { rememberExisting, stateOf } from './state.js';
 const FACTOR = 2;
 /** Loose objects written since the last maintenance that make it pack them too. */
 const LOOSE_LIMIT = 256;
+/**
+ * An automatic roll-up waits until it would merge at least this many packs: a roll-up copies every object it
+ * merges and writes a new pack, so rolling two one-turn packs up after every other turn would copy each object
+ * O(log n) times, one more pack file written (and fsynced) per turn; waiting for eight copies each one O(log n / 3)
+ * times. The small packs waiting keep the count of packs at O(log n) + 8.
+ */
+const MIN_ROLL = 8;
 
 /** A pack file of the repository. */
 export interface PackInfo {
@@ -160,7 +167,8 @@ async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readon
 
 /**
  * Incremental maintenance: packs the loose objects once {@link LOOSE_LIMIT} were written (or always when `full`),
- * and rolls small packs up geometrically (`full`: every pack), so the repository holds O(log n) packs and stays
+ * and rolls small packs up geometrically once at least {@link MIN_ROLL} are to be merged (`full`: every pack, at
+ * once), so the repository holds O(log n) packs and stays
  * close to what `git gc` makes of it. Runs after the flushes and maintenance in flight.
  *
  * @param ctx - the repository
@@ -173,7 +181,7 @@ export async function maintain(ctx: GitContext, full: boolean): Promise<Maintena
     state.looseWritten = 0;
     const packs = await listPacks(ctx);
     const roll = full ? packs : packsToRollUp(packs, loose.length);
-    const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1));
+    const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1) || (!full && roll.length < MIN_ROLL));
     return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose, full);
   });
   state.chain = run.then(
