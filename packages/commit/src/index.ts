@@ -72,9 +72,9 @@ export { clearImportMarker, incompleteImports, markImport } from './import-marke
 export type { IncompleteImport } from './import-marker.js';
 export type { VerifyCounts, VerifyIssue, VerifyIssueCode, VerifyOptions, VerifyReport } from './verify/verify-report.js';
 export { GitNodeStore } from './store/git-node-store.js';
-export type { CommitIndexEntry, DagSnapshot, DagState, GitNodeStoreOptions } from './store/git-node-store.js';
+export type { CommitIndexEntry, GitNodeStoreOptions } from './store/git-node-store.js';
 export { SessionNodeView } from './store/session-node-view.js';
-export type { PerSessionReads } from './store/session-node-view.js';
+export type { DagSnapshot, DagState, PerSessionReads } from './store/session-node-view.js';
 export { openGit } from './git/open-git.js';
 export type { LockHolder } from './git/errors.js';
 export type { OpenGitCommonOptions, OpenGitDirOptions, OpenGitMemoryOptions, OpenGitOptions } from './git/open-git.js';

@@ -1,5 +1,6 @@
 import type { Node, SessionRecord, StoreWrite } from '@ctxgit/dag';
-import type { DagSnapshot, GitNodeStore } from './store/git-node-store.js';
+import type { GitNodeStore } from './store/git-node-store.js';
+import type { DagSnapshot } from './store/session-node-view.js';
 
 /** What the engine reads of one session's DAG to find or build the commit of its head. */
 export interface SessionDag {

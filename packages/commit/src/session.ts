@@ -35,7 +35,7 @@ import { storeCatalogue } from './tools/store-catalogue.js';
 import { readToolsTree } from './tools/tools-ref.js';
 import { DeferredWrite } from './store/deferred-write.js';
 import type { SessionNodeView } from './store/session-node-view.js';
-import type { DagSnapshot } from './store/git-node-store.js';
+import type { DagSnapshot } from './store/session-node-view.js';
 import { plainOptions } from './plain-options.js';
 
 /** Metadata keys only attach(), merge(), pin() and unpin() may write: the engine acts on nodes carrying them. */

@@ -7,7 +7,7 @@ import { GitError } from '../src/git/errors.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { openGit } from '../src/git/open-git.js';
 import { GitNodeStore } from '../src/store/git-node-store.js';
-import type { DagSnapshot } from '../src/store/git-node-store.js';
+import type { DagSnapshot } from '../src/store/session-node-view.js';
 import { listRefs } from '../src/git/list-refs.js';
 import { readCommitObject } from '../src/git/read-commit-object.js';
 import { writeCommit } from '../src/git/write-commit.js';

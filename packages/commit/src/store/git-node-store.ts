@@ -21,6 +21,7 @@ import { dagRef, SESSIONS_PREFIX, sessionOfRef } from '../refs.js';
 import { calleesDir, childrenDir, commitIndexPath, idOfIndexEntry, indexEntryName, nodePath, RECORD_PATH, ROOTS_DIR } from './internal/dag-layout.js';
 import { deepFreeze } from './internal/deep-freeze.js';
 import { SessionNodeView } from './session-node-view.js';
+import type { DagSnapshot, DagState } from './session-node-view.js';
 
 /** Options of {@link GitNodeStore}. */
 export interface GitNodeStoreOptions {
@@ -97,21 +98,6 @@ function checkIndex(entries: readonly CommitIndexEntry[]): void {
     if (typeof e.commit !== 'string' || !OID.test(e.commit)) throw new InvalidArgumentError({ argument: `index[${i}].commit`, reason: 'is not 40 lowercase hex digits' });
   });
 }
-
-/** Where a session's DAG stands: its ref's commit and that commit's tree. */
-export interface DagState {
-  readonly head: string;
-  readonly tree: string;
-}
-
-/**
- * The DAG states one operation has read, by ref (null: no such ref): the operation's later reads of a session use
- * its state instead of reading the ref again, so the operation sees one consistent snapshot of each session and reads
- * each ref once. A write still compare-and-swaps the ref from the state it checked (a snapshot another writer has
- * overtaken fails the swap and is read again) and records the state it wrote. Owned by the caller: one per
- * operation (`new Map()`), never kept across operations.
- */
-export type DagSnapshot = Map<string, DagState | null>;
 
 /**
  * The git-backed {@link NodeStore}: every session's DAG lives in the commits of its own ref,

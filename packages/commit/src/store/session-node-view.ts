@@ -1,5 +1,19 @@
 import type { Node, NodeStore, SessionRecord, StoreWrite } from '@ctxgit/dag';
-import type { DagSnapshot } from './git-node-store.js';
+
+/** Where a session's DAG stands: its ref's commit and that commit's tree. */
+export interface DagState {
+  readonly head: string;
+  readonly tree: string;
+}
+
+/**
+ * The DAG states one operation has read, by ref (null: no such ref): the operation's later reads of a session use
+ * its state instead of reading the ref again, so the operation sees one consistent snapshot of each session and reads
+ * each ref once. A write still compare-and-swaps the ref from the state it checked (a snapshot another writer has
+ * overtaken fails the swap and is read again) and records the state it wrote. Owned by the caller: one per
+ * operation (`new Map()`), never kept across operations.
+ */
+export type DagSnapshot = Map<string, DagState | null>;
 
 /** What a {@link SessionNodeView} reads from its store (a `GitNodeStore`). */
 export interface PerSessionReads extends Pick<NodeStore, 'listSessions'> {
