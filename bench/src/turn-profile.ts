@@ -3,7 +3,7 @@
  * `appendTurn` + `render`, as bench/src/checkpointers.ts does, then times `--measured` (default 50) more turns with
  * every file-system call of the repository timed by its method (wall, summed over calls that may overlap) and, with
  * `--paths`, by method and path (hex names masked); with `--cpu-prof=FILE`, a V8 CPU profile of those turns alone. `--fs=disk` (fsync on, the default), `disk-nofsync` or
- * `memfs`. Prints JSON: per-turn medians, calls and milliseconds per fs method per turn.
+ * `memfs`. Prints JSON: per-turn medians, CPU per turn, calls and milliseconds per fs method per turn.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/turn-profile.ts [--fs=disk] [--turns=100] [--measured=50] [--paths] [--cpu-prof=FILE]`
  */
@@ -88,8 +88,10 @@ try {
     await inspector.post('Profiler.start');
   }
   measuring = true;
+  const cpu0 = process.cpuUsage();
   const rows: { append: number; render: number; items: number }[] = [];
   for (let k = turns; k < turns + measured; k++) rows.push(await turn(k));
+  const cpu = process.cpuUsage(cpu0);
   measuring = false;
   if (profileFile !== '') {
     const { profile } = await inspector.post('Profiler.stop');
@@ -109,6 +111,8 @@ try {
         appendMedianMs: median(rows.map((r) => r.append)),
         appendMeanMs: sum(rows.map((r) => r.append)) / measured,
         renderMedianMs: median(rows.map((r) => r.render)),
+        /** CPU of the process per measured turn (append + render): less sensitive to other load than wall times. */
+        cpuPerTurnMs: (cpu.user + cpu.system) / 1000 / measured,
         items: rows.at(-1)?.items,
         fsPerTurn: perTurn,
       },
