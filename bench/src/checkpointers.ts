@@ -1,7 +1,8 @@
 /**
  * ctxgit against LangGraph.js's checkpointers (issue 17): what a user would pick instead to keep a conversation's
  * state. One chained corpus session grows turn by turn through ctxgit (`Session.appendTurn`: a turn's nodes and its
- * commit in one write; `render` timed apart), on disk (fsync on, the default) and on memfs. At each size N the next
+ * commit in one write; `render` timed apart), on disk with fsync on (the default), on disk with fsync off (`fsync: false`:
+ * the durability class of SqliteSaver's defaults, see below) and on memfs. At each size N the next
  * `measured` turns are timed, alternating with `SqliteSaver.put` (`@langchain/langgraph-checkpoint-sqlite`, its
  * defaults: WAL, synchronous NORMAL) and `MemorySaver.put` of the same state — one `put` per turn holding the
  * message list, as a LangGraph agent's messages channel does (plain `{ role, content }` objects, lighter than
@@ -11,7 +12,13 @@
  * session at each size — a new `openRepo` + `openSession` + `commit()` with nothing new + `render`, against a new
  * connection + `SqliteSaver.getTuple` — alternating, medians.
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/checkpointers.ts [--quick]`
+ * Durability classes: SqliteSaver's defaults (better-sqlite3: WAL, synchronous NORMAL) do not fsync each commit; a
+ * commit survives a crash of the process, not a power loss (SQLite then stays consistent and may lose the last
+ * commits). ctxgit with fsync on survives both; with fsync off, a crash of the process, not a power loss (the last
+ * turns may be lost, and a ref may then name objects that never reached the disk). Compare fsync off with SqliteSaver
+ * for the same class, fsync on for what ctxgit promises by default.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/checkpointers.ts [--quick] [--sizes=100,1000,10000] [--measured=N]`
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,13 +40,17 @@ import { median } from './stats.js';
 export interface CheckpointerTurnRow {
   readonly turns: number;
   readonly measured: number;
-  /** ctxgit on disk: append + commit (`appendTurn`: the turn's nodes and its commit in one write). */
+  /** ctxgit on disk, fsync on (the default): append + commit (`appendTurn`: the turn's nodes and its commit in one write). */
   readonly ctxgitDisk: Percentiles;
+  /** The same with `fsync: false`: survives a crash of the process, not a power loss (SqliteSaver's defaults' class). */
+  readonly ctxgitDiskNoFsync: Percentiles;
   /** `render` of the commit to an OpenAI Chat body, not counted above. */
   readonly renderMedianMs: number;
   readonly sqlitePut: Percentiles;
-  /** ctxgit disk ÷ SqliteSaver put, medians. */
+  /** ctxgit disk (fsync on) ÷ SqliteSaver put, medians. */
   readonly diskOverSqlite: number;
+  /** ctxgit disk with fsync off ÷ SqliteSaver put, medians: the same durability class. */
+  readonly diskNoFsyncOverSqlite: number;
   readonly ctxgitMemfs: Percentiles;
   readonly memoryPut: Percentiles;
   /** ctxgit memfs ÷ MemorySaver put, medians. */
@@ -162,21 +173,27 @@ async function growOnce(g: Grower, entries: readonly TranscriptEntry[], call: nu
  * Runs the checkpointer comparison.
  *
  * @param opts - `quick`: sizes 100 and 1,000, 20 measured turns, bytes at 300 turns, 3 cold starts; else sizes
- *   100, 1,000, 5,000 and 10,000, 50 measured turns, bytes at 1,000 turns, 5 cold starts; `log` for progress
+ *   100, 1,000, 5,000 and 10,000, 50 measured turns, bytes at 1,000 turns, 5 cold starts; `sizes` and `measured`
+ *   override those (bytes are measured at 1,000 turns when a full run reaches it, else at 300 or the run's last turn); `log` for progress
  * @returns the figures
  * @example
  * ```ts
  * const r = await runCheckpointersBench({ quick: true });
  * ```
  */
-export async function runCheckpointersBench(opts: { readonly quick: boolean; readonly log?: (line: string) => void }): Promise<CheckpointersBenchResult> {
+export async function runCheckpointersBench(opts: {
+  readonly quick: boolean;
+  readonly sizes?: readonly number[];
+  readonly measured?: number;
+  readonly log?: (line: string) => void;
+}): Promise<CheckpointersBenchResult> {
   const log = opts.log ?? ((): void => undefined);
-  const sizes = opts.quick ? [100, 1000] : [100, 1000, 5000, 10_000];
-  const measured = opts.quick ? 20 : 50;
-  const bytesAt = opts.quick ? 300 : 1000;
+  const sizes = opts.sizes ?? (opts.quick ? [100, 1000] : [100, 1000, 5000, 10_000]);
+  const measured = opts.measured ?? (opts.quick ? 20 : 50);
+  const last = (sizes.at(-1) as number) + measured;
+  const bytesAt = !opts.quick && last >= 1000 ? 1000 : Math.min(300, last);
   const coldRuns = opts.quick ? 3 : 5;
   const Database = loadBetterSqlite3(log);
-  const last = (sizes.at(-1) as number) + measured;
   const chain = await chainCorpus(last + 2);
   const messages = chain.entries.map(message);
   const upTo = (turn: number): Record<string, unknown>[] => messages.slice(0, (chain.calls[turn - 1] as number) + 1);
@@ -186,15 +203,16 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
     const clock = (): number => (t += 1000);
     const diskDir = join(base, 'ctx.git');
     const disk = await openRepo({ dir: diskDir, clock });
+    const noFsync = await openRepo({ dir: join(base, 'nofsync.git'), clock, fsync: false });
     const mem = await openRepo({ memory: true, clock });
     const start = prefix(chain, 1);
     const growers: Grower[] = [];
-    for (const repo of [disk, mem]) {
+    for (const repo of [disk, noFsync, mem]) {
       const session = await repo.importSession('bench', start, { model: MODEL, window: WINDOW, clock });
       await session.commit();
       growers.push({ session, ids: new Map([[start.head as number, (await session.head()) as string]]), next: (start.head as number) + 1, items: 0, renderMs: [] });
     }
-    const [gDisk, gMem] = growers as [Grower, Grower];
+    const [gDisk, gNoFsync, gMem] = growers as [Grower, Grower, Grower];
     const bytesDb = new Database(join(base, 'bytes.sqlite'));
     const bytesThread = new Thread(new SqliteSaver(bytesDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
     await bytesThread.put(upTo(1));
@@ -202,10 +220,11 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
     const turnRows: CheckpointerTurnRow[] = [];
     const coldStart: ColdStartRow[] = [];
     let turn = 1;
-    const advance = async (): Promise<{ disk: number; mem: number }> => {
+    const advance = async (): Promise<{ disk: number; noFsync: number; mem: number }> => {
       turn++;
       const call = chain.calls[turn - 1] as number;
       const d = await growOnce(gDisk, chain.entries, call);
+      const n = await growOnce(gNoFsync, chain.entries, call);
       const m = await growOnce(gMem, chain.entries, call);
       if (turn <= bytesAt) await bytesThread.put(upTo(turn));
       if (turn === bytesAt) {
@@ -215,7 +234,7 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
         bytes = { turns: bytesAt, ctxgitBytes, sqliteBytes, ratio: ratio(ctxgitBytes, sqliteBytes) };
         log(`checkpointers: bytes at ${bytesAt} turns: ctxgit ${ctxgitBytes}, SqliteSaver ${sqliteBytes}`);
       }
-      return { disk: d, mem: m };
+      return { disk: d, noFsync: n, mem: m };
     };
     for (const size of sizes) {
       while (turn < size) await advance();
@@ -227,10 +246,11 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
       await sqlite.put(upTo(size));
       await memory.put(upTo(size));
       gDisk.renderMs.length = 0;
-      const times = { disk: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[] };
+      const times = { disk: [] as number[], noFsync: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[] };
       for (let k = 0; k < measured; k++) {
         const ours = await advance();
         times.disk.push(ours.disk);
+        times.noFsync.push(ours.noFsync);
         times.mem.push(ours.mem);
         const state = upTo(turn);
         let a = performance.now();
@@ -244,9 +264,11 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
         turns: size,
         measured,
         ctxgitDisk: percentiles(times.disk),
+        ctxgitDiskNoFsync: percentiles(times.noFsync),
         renderMedianMs: median(gDisk.renderMs),
         sqlitePut: percentiles(times.sqlite),
         diskOverSqlite: ratio(median(times.disk), median(times.sqlite)),
+        diskNoFsyncOverSqlite: ratio(median(times.noFsync), median(times.sqlite)),
         ctxgitMemfs: percentiles(times.mem),
         memoryPut: percentiles(times.memory),
         memfsOverMemory: ratio(median(times.mem), median(times.memory)),
@@ -270,7 +292,7 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
         (db as { close(): void }).close();
       }
       coldStart.push({ turns: size, runs: coldRuns, ctxgitMs: median(cold.ctxgit), sqliteGetTupleMs: median(cold.sqlite), ratio: ratio(median(cold.ctxgit), median(cold.sqlite)) });
-      log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite}, memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}`);
+      log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite} (fsync off ${row.diskNoFsyncOverSqlite}), memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}`);
     }
     (bytesDb as { close(): void }).close();
     if (bytes === undefined) throw new Error(`the run stopped before ${bytesAt} turns`);
@@ -282,7 +304,7 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
       bytes,
       notes: [
         'One process; the contenders alternate turn by turn. ctxgit grows the session turn by turn; a saver thread is seeded with the state at turn N by one put (a put writes the whole state).',
-        'SqliteSaver with its defaults (better-sqlite3: WAL, synchronous NORMAL, which does not fsync each commit); ctxgit with its default fsync on.',
+        'SqliteSaver with its defaults (better-sqlite3: WAL, synchronous NORMAL, which does not fsync each commit: a put survives a crash of the process, not a power loss); ctxgit on disk with its default fsync on (survives both), and with fsync off (ctxgitDiskNoFsync: survives a crash of the process, not a power loss — the same class as SqliteSaver, though after a power loss SQLite stays consistent where a ref may name objects that never reached the disk).',
         "Cold start runs in this process with a new repository object and a new SQLite connection; the OS page cache is warm for both.",
       ],
     };
@@ -292,6 +314,13 @@ export async function runCheckpointersBench(opts: { readonly quick: boolean; rea
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = await runCheckpointersBench({ quick: process.argv.includes('--quick'), log: (l) => process.stderr.write(`${l}\n`) });
+  const sizesArg = process.argv.find((a) => a.startsWith('--sizes='));
+  const measuredArg = process.argv.find((a) => a.startsWith('--measured='));
+  const r = await runCheckpointersBench({
+    quick: process.argv.includes('--quick'),
+    ...(sizesArg === undefined ? {} : { sizes: sizesArg.slice('--sizes='.length).split(',').map(Number) }),
+    ...(measuredArg === undefined ? {} : { measured: Number(measuredArg.slice('--measured='.length)) }),
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
 }

@@ -72,7 +72,7 @@ export type { VerifyCounts, VerifyIssue, VerifyIssueCode, VerifyOptions, VerifyR
 export { GitNodeStore } from './store/git-node-store.js';
 export type { CommitIndexEntry, GitNodeStoreOptions } from './store/git-node-store.js';
 export { SessionNodeView } from './store/session-node-view.js';
-export type { PerSessionReads } from './store/session-node-view.js';
+export type { DagSnapshot, DagState, PerSessionReads } from './store/session-node-view.js';
 export type { LockHolder } from './git/errors.js';
 export type { FsFileHandleLike, FsLike, FsPromisesLike, FsStatsLike } from './git/fs-like.js';
 export {

@@ -23,6 +23,36 @@ describe('a pack of more than 4,096 objects is read entry by entry', () => {
     }
   });
 
+  test('the reads of a batch share one handle of the pack, closed when the batch ends', async () => {
+    const dir = await tempRepoDir();
+    const writer = await openGit({ dir, fsync: false, maintenance: false });
+    const oids = await inBatch(writer, async () => Promise.all(blobs.map(async (b) => writeBlob(writer, b))));
+    const nodeFs = await import('node:fs');
+    const calls = { open: 0, close: 0 };
+    const counting = {
+      ...nodeFs,
+      promises: {
+        ...nodeFs.promises,
+        open: async (path: string, flags: string) => {
+          const h = await nodeFs.promises.open(path, flags);
+          if (!path.endsWith('.pack') || flags !== 'r') return h;
+          calls.open++;
+          return { writeFile: h.writeFile.bind(h), datasync: h.datasync.bind(h), read: h.read.bind(h), close: async () => { calls.close++; await h.close(); } };
+        },
+      },
+    };
+    const reader = await openGit({ dir, fs: counting as unknown as typeof nodeFs });
+    const sample = [0, 17, 1234, 2500, 4999];
+    await inBatch(reader, async () => {
+      for (const i of sample) expect(Buffer.from(await readBlob(reader, oids[i] as string)).equals(blobs[i] as Buffer)).toBe(true);
+      expect(calls).toEqual({ open: 1, close: 0 });
+    });
+    expect(calls).toEqual({ open: 1, close: 1 });
+    // outside a batch, one object read (its whole delta chain) opens the pack once and closes it
+    expect(Buffer.from(await readBlob(reader, oids[3000] as string)).equals(blobs[3000] as Buffer)).toBe(true);
+    expect(calls).toEqual({ open: 2, close: 2 });
+  });
+
   test('a file system whose handles cannot read at a position reads the pack whole', async () => {
     const dir = await tempRepoDir();
     const writer = await openGit({ dir, fsync: false, maintenance: false });

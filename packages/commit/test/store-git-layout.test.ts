@@ -6,6 +6,7 @@ import { GitError } from '../src/git/errors.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { openGit } from '../src/git/open-git.js';
 import { GitNodeStore } from '../src/store/git-node-store.js';
+import type { DagSnapshot } from '../src/store/session-node-view.js';
 import { listRefs } from '../src/git/list-refs.js';
 import { readCommitObject } from '../src/git/read-commit-object.js';
 import { writeCommit } from '../src/git/write-commit.js';
@@ -141,6 +142,29 @@ describe.each(FS_KINDS)('GitNodeStore per-session refs on $name', (kind) => {
     expect((await readCommitObject(ctx, (await store.head('s')) as string)).parents).toEqual([before, c]);
     expect((await store.getSession('s'))?.version).toBe(r.version);
     await expect(store.writeWithIndex('missing', null, [{ node: 's-1', commit: c }])).rejects.toMatchObject({ code: 'E_DAG_SESSION_NOT_FOUND' });
+  });
+
+  test('a snapshot: reads see one state of the session, its own writes included; a write from an overtaken snapshot is checked against the ref', async () => {
+    const ctx = await kind.open();
+    const store = new GitNodeStore(ctx, { clock: CLOCK });
+    const other = new GitNodeStore(ctx, { clock: CLOCK }); // another writer (its own state)
+    const v1 = await chain(store, 's', 1);
+    const snapshot: DagSnapshot = new Map();
+    expect((await store.getSession('s', snapshot))?.version).toBe(1);
+    const v2 = await chain(other, 's', 1, v1);
+    // the snapshot still shows the state it read first; a read without it reads the ref
+    expect((await store.getSession('s', snapshot))?.version).toBe(1);
+    expect(await store.nodeIn('s', 's-1', snapshot)).toBeUndefined();
+    expect((await store.getSession('s'))?.version).toBe(2);
+    // a write built on the snapshot loses the swap, reads the ref again and is refused, nothing written
+    const head = await store.head('s');
+    await expect(store.write({ expected: v1, next: rec('s', 2, { head: 'x', nextSeq: 2 }), nodes: [node('x', 's', 1, { predecessor: 's-0' })] }, undefined, snapshot)).rejects.toBeInstanceOf(DagConflictError);
+    expect(await store.head('s')).toBe(head);
+    // the snapshot now holds the ref's state: a write built on it goes through, and its reads see that write
+    expect((await store.getSession('s', snapshot))?.version).toBe(2);
+    await store.write({ expected: v2, next: rec('s', 3, { head: 's-2', nextSeq: 3 }), nodes: [node('s-2', 's', 2, { predecessor: 's-1' })] }, undefined, snapshot);
+    expect((await store.nodeIn('s', 's-2', snapshot))?.output).toBe('text of s-2');
+    expect(snapshot.get('refs/ctxgit/sessions/s/dag')?.head).toBe(await store.head('s'));
   });
 });
 

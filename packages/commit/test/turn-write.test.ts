@@ -1,3 +1,4 @@
+import { createFsFromVolume, Volume } from 'memfs';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../src/index.js';
 import { listRefs, readCommitObject, readRef } from '../src/git/index.js';
@@ -100,4 +101,27 @@ describe.each(FS_KINDS)('one write per turn ($name)', (kind) => {
     expect((await again.store.forSession('s').getNode(n.id))?.output).toBe('kept');
     expect((await (await again.openSession('s')).head())).toBe(n.id);
   });
+});
+
+it('a turn reads its DAG ref once for its reads, and once more under the lock of its write', async () => {
+  const inner = createFsFromVolume(new Volume()) as unknown as FsLike;
+  const reads: string[] = [];
+  const promises = new Proxy(inner.promises, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (key !== 'readFile' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+      return async (path: string) => {
+        reads.push(path);
+        return (value as (p: string) => Promise<Uint8Array>).call(target, path);
+      };
+    },
+  });
+  const repo = await openRepo({ memory: true, fs: { promises }, clock: () => T0, fsync: false });
+  const s = await repo.createSession('s', { model: 'openai:gpt-4o' });
+  await s.appendTurn([{ role: 'user', output: 'start' }]);
+  for (let i = 1; i <= 3; i++) {
+    reads.length = 0;
+    await s.appendTurn(turn(i));
+    expect(reads.filter((p) => p.endsWith('/refs/ctxgit/sessions/s/dag'))).toHaveLength(2);
+  }
 });

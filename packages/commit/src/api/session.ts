@@ -35,6 +35,7 @@ import { storeCatalogue } from '../store/tools/store-catalogue.js';
 import { readToolsTree } from '../store/tools/tools-ref.js';
 import { DeferredWrite } from '../store/deferred-write.js';
 import type { SessionNodeView } from '../store/session-node-view.js';
+import type { DagSnapshot } from '../store/session-node-view.js';
 import { plainOptions } from './plain-options.js';
 
 /** Metadata keys only attach(), merge(), pin() and unpin() may write: the engine acts on nodes carrying them. */
@@ -266,13 +267,15 @@ export class Session {
 
   async #appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
     const core = this.#host.core;
-    const deferred = new DeferredWrite(this.#view());
+    // one snapshot of the DAG for the turn: its ref is read once, and the write swaps it from that state
+    const snapshot: DagSnapshot = new Map();
+    const deferred = new DeferredWrite(this.#view(snapshot));
     const nodes = await dagWrite(this.name, 'appendTurn', () => appendNodes(deferred, this.name, inputs, this.#dag()));
     const change = deferred.change;
     if (change === undefined) throw new InvalidOptionError('inputs', '(no write)', 'at least one node input');
     const contextBefore = await readRef(core.git, contextRef(this.name));
-    const built = await buildLatestCommit(core, this.#settings, pendingDag(storedDag(core.store, this.name), change));
-    await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : [], this.#settings.lastTime));
+    const built = await buildLatestCommit(core, this.#settings, pendingDag(storedDag(core.store, this.name, snapshot), change));
+    await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : [], this.#settings.lastTime, snapshot));
     await moveContext(core, this.name, contextBefore, built.stored.commit.id);
     return { nodes, commit: built.stored.commit };
   }
@@ -609,8 +612,8 @@ export class Session {
     await inBatch(this.#host.core.git, () => dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#view(), this.name, running)));
   }
 
-  #view(): SessionNodeView {
-    return this.#host.core.store.forSession(this.name, [], this.#settings.lastTime);
+  #view(snapshot?: DagSnapshot): SessionNodeView {
+    return this.#host.core.store.forSession(this.name, [], this.#settings.lastTime, snapshot);
   }
 
   async #setPin(key: string, pinned: boolean): Promise<PinResult> {

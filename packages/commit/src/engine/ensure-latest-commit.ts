@@ -7,6 +7,7 @@ import { commitMessage } from '../store/commit-message.js';
 import { CommitConflictError, EmptySessionError, UnknownSessionError } from '../errors.js';
 import { RefConflictError } from '../git/errors.js';
 import type { CommitIndexEntry } from '../store/git-node-store.js';
+import type { DagSnapshot } from '../store/session-node-view.js';
 import { attachPointerOf, expandAttach } from './expand-attach.js';
 import { readRef } from '../git/read-ref.js';
 import { writeBlob } from '../git/write-blob.js';
@@ -170,12 +171,14 @@ async function branchNodes(dag: SessionDag, node: Node): Promise<Set<string>> {
 
 /**
  * The ContextCommit of the session's head ({@link buildLatestCommit}); a new one is recorded in the commit index
- * (one DAG commit) and the session's context ref is moved to it (compare-and-swap each).
+ * (one DAG commit) and the session's context ref is moved to it (compare-and-swap each). The session's DAG ref is
+ * read once (one snapshot for the call).
  */
 export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Promise<StoredCommit> {
   const contextBefore = await readRef(core.git, contextRef(s.name));
-  const built = await buildLatestCommit(core, s, storedDag(core.store, s.name));
-  if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)], s.lastTime));
+  const snapshot: DagSnapshot = new Map();
+  const built = await buildLatestCommit(core, s, storedDag(core.store, s.name, snapshot));
+  if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)], s.lastTime, snapshot));
   await moveContext(core, s.name, contextBefore, built.stored.commit.id);
   return built.stored;
 }

@@ -1,5 +1,6 @@
 import type { Node, SessionRecord, StoreWrite } from '@ctxgit/dag';
 import type { GitNodeStore } from '../store/git-node-store.js';
+import type { DagSnapshot } from '../store/session-node-view.js';
 
 /** What the engine reads of one session's DAG to find or build the commit of its head. */
 export interface SessionDag {
@@ -11,15 +12,15 @@ export interface SessionDag {
   commitAt(nodeId: string): Promise<string | undefined>;
 }
 
-/** The session's DAG as stored. */
-export function storedDag(store: GitNodeStore, session: string): SessionDag {
-  const view = store.forSession(session);
+/** The session's DAG as stored (as `snapshot` holds it, when given: see `DagSnapshot`). */
+export function storedDag(store: GitNodeStore, session: string, snapshot?: DagSnapshot): SessionDag {
+  const view = store.forSession(session, [], undefined, snapshot);
   return {
     session,
     getSession: () => view.getSession(session),
     getNode: (id) => view.getNode(id),
     calleesOf: (id) => view.calleesOf(id),
-    commitAt: (nodeId) => store.commitAt(session, nodeId),
+    commitAt: (nodeId) => store.commitAt(session, nodeId, snapshot),
   };
 }
 

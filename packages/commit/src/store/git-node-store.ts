@@ -20,6 +20,7 @@ import { dagRef, SESSIONS_PREFIX, sessionOfRef } from './refs.js';
 import { calleesDir, childrenDir, commitIndexPath, idOfIndexEntry, indexEntryName, nodePath, RECORD_PATH, ROOTS_DIR } from './internal/dag-layout.js';
 import { deepFreeze } from './internal/deep-freeze.js';
 import { SessionNodeView } from './session-node-view.js';
+import type { DagSnapshot, DagState } from './session-node-view.js';
 
 /** Options of {@link GitNodeStore}. */
 export interface GitNodeStoreOptions {
@@ -97,12 +98,6 @@ function checkIndex(entries: readonly CommitIndexEntry[]): void {
   });
 }
 
-/** Where a session's DAG stands: its ref's commit and that commit's tree. */
-interface DagState {
-  readonly head: string;
-  readonly tree: string;
-}
-
 /**
  * The git-backed {@link NodeStore}: every session's DAG lives in the commits of its own ref,
  * `refs/ctxgit/sessions/<session>/dag`, one commit per write, so writers of different sessions never contend for a
@@ -176,14 +171,24 @@ export class GitNodeStore implements NodeStore {
    * @param session - the session
    * @param also - other sessions whose nodes `getNode` may return
    * @param clock - dates the DAG commits of the view's writes (the session's clock) @defaultValue the store's clock
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}), for every read and write of the view @defaultValue none: each read reads the ref
    * @returns the view
    */
-  forSession(session: string, also: readonly string[] = [], clock?: () => number): SessionNodeView {
-    return new SessionNodeView(this, session, also, clock);
+  forSession(session: string, also: readonly string[] = [], clock?: () => number, snapshot?: DagSnapshot): SessionNodeView {
+    return new SessionNodeView(this, session, also, clock, snapshot);
   }
 
-  async #state(session: string): Promise<DagState | null> {
+  /** The session's DAG state: the snapshot's when it holds one, else read from its ref (and kept in the snapshot). */
+  async #state(session: string, snapshot?: DagSnapshot): Promise<DagState | null> {
     const ref = this.#refOf(session);
+    const pinned = snapshot?.get(ref);
+    if (pinned !== undefined) return pinned;
+    const state = await this.#readState(ref);
+    snapshot?.set(ref, state);
+    return state;
+  }
+
+  async #readState(ref: string): Promise<DagState | null> {
     const head = await readRef(this.ctx, ref);
     if (head === null) return null;
     const known = this.#treeOf.get(ref);
@@ -201,10 +206,16 @@ export class GitNodeStore implements NodeStore {
     return rec.id === session ? rec : undefined;
   }
 
-  /** The session record, frozen; undefined if absent. */
-  async getSession(id: string): Promise<SessionRecord | undefined> {
+  /**
+   * The session record, frozen; undefined if absent.
+   *
+   * @param id - the session
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}) @defaultValue none: the ref is read
+   * @returns the record
+   */
+  async getSession(id: string, snapshot?: DagSnapshot): Promise<SessionRecord | undefined> {
     if (typeof id !== 'string' || id === '') return undefined;
-    const state = await this.#state(id);
+    const state = await this.#state(id, snapshot);
     return state === null ? undefined : this.#record(state.tree, id);
   }
 
@@ -224,11 +235,12 @@ export class GitNodeStore implements NodeStore {
    *
    * @param session - the session whose DAG is read
    * @param id - the node id
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}) @defaultValue none: the ref is read
    * @returns the blob oid
    */
-  async nodeObjectIn(session: string, id: string): Promise<string | undefined> {
+  async nodeObjectIn(session: string, id: string, snapshot?: DagSnapshot): Promise<string | undefined> {
     if (!isSafeId(id)) return undefined;
-    const state = await this.#state(session);
+    const state = await this.#state(session, snapshot);
     return state === null ? undefined : readPath(this.ctx, state.tree, nodePath(id));
   }
 
@@ -237,10 +249,11 @@ export class GitNodeStore implements NodeStore {
    *
    * @param session - the session whose DAG is read
    * @param id - the node id
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}) @defaultValue none: the ref is read
    * @returns the node, or undefined
    */
-  async nodeIn(session: string, id: string): Promise<Node | undefined> {
-    const oid = await this.nodeObjectIn(session, id);
+  async nodeIn(session: string, id: string, snapshot?: DagSnapshot): Promise<Node | undefined> {
+    const oid = await this.nodeObjectIn(session, id, snapshot);
     return oid === undefined ? undefined : (json(await readBlob(this.ctx, oid)) as Node);
   }
 
@@ -265,8 +278,8 @@ export class GitNodeStore implements NodeStore {
     return undefined;
   }
 
-  async #indexIn(session: string, dir: readonly string[]): Promise<readonly string[]> {
-    const state = await this.#state(session);
+  async #indexIn(session: string, dir: readonly string[], snapshot?: DagSnapshot): Promise<readonly string[]> {
+    const state = await this.#state(session, snapshot);
     if (state === null) return EMPTY;
     return (await listTree(this.ctx, state.tree, dir)).map((e) => e.path);
   }
@@ -282,10 +295,11 @@ export class GitNodeStore implements NodeStore {
    *
    * @param session - the session whose DAG is read
    * @param id - the predecessor
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}) @defaultValue none: the ref is read
    * @returns the ids
    */
-  async childrenIn(session: string, id: string): Promise<readonly string[]> {
-    return isSafeId(id) ? Object.freeze((await this.#indexIn(session, childrenDir(id))).map(idOfIndexEntry)) : EMPTY;
+  async childrenIn(session: string, id: string, snapshot?: DagSnapshot): Promise<readonly string[]> {
+    return isSafeId(id) ? Object.freeze((await this.#indexIn(session, childrenDir(id), snapshot)).map(idOfIndexEntry)) : EMPTY;
   }
 
   /**
@@ -293,10 +307,11 @@ export class GitNodeStore implements NodeStore {
    *
    * @param session - the session whose DAG is read
    * @param id - the caller
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}) @defaultValue none: the ref is read
    * @returns the ids
    */
-  async calleesIn(session: string, id: string): Promise<readonly string[]> {
-    return isSafeId(id) ? Object.freeze((await this.#indexIn(session, calleesDir(id))).map(idOfIndexEntry)) : EMPTY;
+  async calleesIn(session: string, id: string, snapshot?: DagSnapshot): Promise<readonly string[]> {
+    return isSafeId(id) ? Object.freeze((await this.#indexIn(session, calleesDir(id), snapshot)).map(idOfIndexEntry)) : EMPTY;
   }
 
   /** Ids of nodes whose `predecessor` is `id`, in every session, sorted by `(seq, id)`; frozen. */
@@ -309,10 +324,16 @@ export class GitNodeStore implements NodeStore {
     return isSafeId(id) ? this.#indexEverywhere(calleesDir(id)) : EMPTY;
   }
 
-  /** Ids of root nodes appended by `session`, sorted by `(seq, id)`; frozen. */
-  async rootsOf(session: string): Promise<readonly string[]> {
+  /**
+   * Ids of root nodes appended by `session`, sorted by `(seq, id)`; frozen.
+   *
+   * @param session - the session
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}) @defaultValue none: the ref is read
+   * @returns the ids
+   */
+  async rootsOf(session: string, snapshot?: DagSnapshot): Promise<readonly string[]> {
     if (typeof session !== 'string' || session === '') return EMPTY;
-    return Object.freeze((await this.#indexIn(session, ROOTS_DIR)).map(idOfIndexEntry));
+    return Object.freeze((await this.#indexIn(session, ROOTS_DIR, snapshot)).map(idOfIndexEntry));
   }
 
   /**
@@ -321,27 +342,34 @@ export class GitNodeStore implements NodeStore {
    *
    * @param session - the session
    * @param nodeId - the head node
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}) @defaultValue none: the ref is read
    * @returns the commit oid, or undefined
    */
-  async commitAt(session: string, nodeId: string): Promise<string | undefined> {
+  async commitAt(session: string, nodeId: string, snapshot?: DagSnapshot): Promise<string | undefined> {
     if (!isSafeId(nodeId)) return undefined;
-    const state = await this.#state(session);
-    if (state === null) return undefined;
-    const oid = await readPath(this.ctx, state.tree, commitIndexPath(nodeId));
+    const state = await this.#state(session, snapshot);
+    return state === null ? undefined : this.#commitIn(state.tree, nodeId);
+  }
+
+  async #commitIn(tree: string, nodeId: string): Promise<string | undefined> {
+    const oid = await readPath(this.ctx, tree, commitIndexPath(nodeId));
     return oid === undefined ? undefined : decoder.decode(await readBlob(this.ctx, oid)).trim();
   }
 
   /**
    * Atomically stores `change.nodes` and replaces the session record: one git commit on the session's DAG ref.
    *
+   * @param change - the write
+   * @param clock - dates the DAG commit @defaultValue the store's clock
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}): the write is checked against its state of the session first, and records the state it wrote @defaultValue none: the ref is read
    * @throws `DagConflictError` (`@ctxgit/dag`) when the stored record's version is not `change.expected`'s (or the session
    *   exists on a create); `DuplicateIdError` (`@ctxgit/dag`) when a node id is taken in the session's DAG; `InvalidArgumentError` (`@ctxgit/dag`) when
    *   `next` does not follow `expected` or a node is of another session; `RefConflictError` (`E_GIT_REF_CONFLICT`) when other writers kept the ref
    *   busy for `maxAttempts` tries, or a crashed writer's lock is left (see `recoverStaleLocks`).
    */
-  async write(change: StoreWrite, clock?: () => number): Promise<void> {
+  async write(change: StoreWrite, clock?: () => number, snapshot?: DagSnapshot): Promise<void> {
     checkWrite(change);
-    await this.#commit(change.next.id, change, [], clock ?? this.#clock);
+    await this.#commit(change.next.id, change, [], clock ?? this.#clock, snapshot);
   }
 
   /**
@@ -353,19 +381,20 @@ export class GitNodeStore implements NodeStore {
    * @param change - the DAG write, or null
    * @param index - the commit index entries to set
    * @param clock - dates the DAG commit (the session's clock) @defaultValue the store's clock
+   * @param snapshot - the operation's snapshot (see {@link DagSnapshot}): the write is checked against its state of the session first, and records the state it wrote @defaultValue none: the ref is read
    * @throws the errors of {@link GitNodeStore.write}; `SessionNotFoundError` (`@ctxgit/dag`) for an index write to a missing session;
    *   `RefConflictError` (`E_GIT_REF_CONFLICT`) when an entry no longer holds its `expected` value (another writer committed that head)
    */
-  async writeWithIndex(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[], clock?: () => number): Promise<void> {
+  async writeWithIndex(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[], clock?: () => number, snapshot?: DagSnapshot): Promise<void> {
     if (change !== null) {
       checkWrite(change);
       if (change.next.id !== session) throw new InvalidArgumentError({ argument: 'change.next.id', reason: `is ${change.next.id}, not ${session}` });
     }
     checkIndex(index);
-    await this.#commit(session, change, index, clock ?? this.#clock);
+    await this.#commit(session, change, index, clock ?? this.#clock, snapshot);
   }
 
-  async #commit(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[], clock: () => number): Promise<void> {
+  async #commit(session: string, change: StoreWrite | null, index: readonly CommitIndexEntry[], clock: () => number, snapshot: DagSnapshot | undefined): Promise<void> {
     const nodes = change?.nodes ?? [];
     const blobs = nodes.map((n) => prepareObject('blob', Buffer.from(canonicalJson(n), 'utf8')));
     const record = change === null ? undefined : prepareObject('blob', Buffer.from(canonicalJson(change.next), 'utf8'));
@@ -382,7 +411,9 @@ export class GitNodeStore implements NodeStore {
     const message = dagMessage(session, change, index);
     const ref = this.#refOf(session);
     for (let attempt = 1; ; attempt++) {
-      const state = await this.#state(session);
+      // the snapshot's state first; after a lost swap, the ref as it is now
+      if (attempt > 1) snapshot?.delete(ref);
+      const state = await this.#state(session, snapshot);
       const current = state === null ? undefined : await this.#record(state.tree, session);
       if (change === null) {
         if (current === undefined) throw new SessionNotFoundError({ session });
@@ -394,14 +425,14 @@ export class GitNodeStore implements NodeStore {
       const forkedFrom = change?.next.forkedFrom;
       if (state === null && forkedFrom !== undefined) {
         // a fork starts from the tree of its source: every node it can reach, none copied; the source's record and roots are not its own
-        base = await this.#state(forkedFrom.session);
+        base = await this.#state(forkedFrom.session, snapshot);
         if (base !== null) extra.push({ path: ROOTS_DIR, oid: null, type: 'tree' });
       }
       if (base !== null) {
         for (const n of nodes) if ((await readPath(this.ctx, base.tree, nodePath(n.id))) !== undefined) throw new DuplicateIdError({ id: n.id });
       }
       for (const e of index) {
-        const actual = state === null ? undefined : await this.commitAt(session, e.node);
+        const actual = state === null ? undefined : await this.#commitIn(state.tree, e.node);
         if (actual !== e.expected) throw new RefConflictError(`${ref}:${commitIndexPath(e.node).join('/')}`, 'moved', e.expected ?? null, actual ?? null);
       }
       const plan = await planTreeEdits(this.ctx, base?.tree ?? null, [...extra, ...edits], staged);
@@ -418,7 +449,9 @@ export class GitNodeStore implements NodeStore {
       await storeTrees(this.ctx, plan.trees);
       try {
         await compareAndSwapRef(this.ctx, ref, state?.head ?? null, commit.oid);
-        this.#treeOf.set(ref, { head: commit.oid, tree: plan.root });
+        const wrote = { head: commit.oid, tree: plan.root };
+        this.#treeOf.set(ref, wrote);
+        snapshot?.set(ref, wrote);
         return;
       } catch (err) {
         if (!(err instanceof RefConflictError) || attempt >= this.#maxAttempts) throw err;

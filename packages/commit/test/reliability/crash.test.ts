@@ -357,7 +357,8 @@ async function concurrencyCase(writers: number, shared: boolean, stale: boolean,
       if (kind === 'ack' && ++acks === afterAcks) setTimeout(() => target.kill(), delay);
     };
   }
-  runs.forEach((r, i) => r.go(['turns', e.gitdir, names[i] ?? '', `c${writers}${shared ? 's' : 'o'}${stale ? 'x' : ''}r${round}w${i}`, '8']));
+  // the victim has turns enough left to be killed in one, however fast a turn is (it dies after at most 3 acks + 30 ms)
+  runs.forEach((r, i) => r.go(['turns', e.gitdir, names[i] ?? '', `c${writers}${shared ? 's' : 'o'}${stale ? 'x' : ''}r${round}w${i}`, i === victim ? '40' : '8']));
   const ends = await Promise.all(runs.map((r) => r.done));
   const problems: string[] = [];
   ends.forEach((end, i) => {

@@ -130,7 +130,9 @@ describe('any JavaScript value at append is a typed error and writes nothing', (
     const after = await snapshot();
     // only null-prototype `{}` inputs/metadata may have been stored: the DAG grew by those appends, nothing else
     expect((await repo.store.getSession('chat'))?.head).not.toBe(u.id);
-    expect(after.length).toBeGreaterThanOrEqual(before.length);
+    // (pack files are left out: maintenance rolls them up, so there may be fewer of them)
+    const outsidePacks = (files: readonly string[]): number => files.filter((f) => !f.includes('/objects/pack/')).length;
+    expect(outsidePacks(after)).toBeGreaterThanOrEqual(outsidePacks(before));
     expect((await chat.commit()).items.length).toBeGreaterThan(1);
   });
 });

@@ -83,20 +83,35 @@ export async function writeExclusive(ctx: GitContext, path: string, data: Uint8A
 
 /** Writes `data` to `dir/tmp_<suffix>` and renames it onto `target`, so a reader never sees a partial file. */
 export async function writeFileAtomic(ctx: GitContext, dir: string, target: string, data: Uint8Array): Promise<void> {
+  await writeFilesAtomic(ctx, dir, [{ target, data }]);
+}
+
+/**
+ * Writes each file to a temporary file of `dir`, all at once (their fsyncs overlap), then renames them onto their
+ * targets in the order given, so a reader never sees a partial file and sees a file only once every file before it
+ * is in place. On a failure the temporary files are removed; the files renamed already stay.
+ */
+export async function writeFilesAtomic(ctx: GitContext, dir: string, files: readonly { readonly target: string; readonly data: Uint8Array }[]): Promise<void> {
   await ensureDir(ctx, dir);
   const state = stateOf(ctx);
-  const temp = `${dir}/tmp_obj_${tempOwnerTag(state.identity)}_${state.tempSuffix()}`;
-  try {
-    await writeExclusive(ctx, temp, data);
-  } catch (err) {
-    await unlinkQuietly(ctx, temp);
-    throw new GitIoError('write', target, err);
+  const temps = files.map(() => `${dir}/tmp_obj_${tempOwnerTag(state.identity)}_${state.tempSuffix()}`);
+  const written = await Promise.allSettled(files.map((f, i) => writeExclusive(ctx, temps[i] as string, f.data)));
+  const failed = written.findIndex((w) => w.status === 'rejected');
+  if (failed >= 0) {
+    for (const temp of temps) await unlinkQuietly(ctx, temp);
+    throw new GitIoError('write', (files[failed] as { target: string }).target, (written[failed] as PromiseRejectedResult).reason);
   }
-  try {
-    await ctx.fs.promises.rename(temp, target);
-  } catch (err) {
-    await unlinkQuietly(ctx, temp);
-    // some file systems refuse to rename onto an existing file: an object of that name is the same object
-    if (!(await pathExists(ctx, target))) throw new GitIoError('rename', target, err);
+  for (const [i, f] of files.entries()) {
+    const temp = temps[i] as string;
+    try {
+      await ctx.fs.promises.rename(temp, f.target);
+    } catch (err) {
+      // some file systems refuse to rename onto an existing file: an object of that name is the same object
+      if (!(await pathExists(ctx, f.target))) {
+        for (const t of temps.slice(i)) await unlinkQuietly(ctx, t);
+        throw new GitIoError('rename', f.target, err);
+      }
+      await unlinkQuietly(ctx, temp);
+    }
   }
 }

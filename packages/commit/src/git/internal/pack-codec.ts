@@ -36,46 +36,58 @@ function varint(n: number): number[] {
   return out;
 }
 
-/** A git delta that rebuilds `target` from `base`: its common prefix and suffix copied, the middle inserted. */
-export function prefixSuffixDelta(base: Uint8Array, target: Uint8Array): Buffer {
+/** The common prefix and suffix of `base` and `target` (not overlapping): what a prefix/suffix delta copies. */
+function commonEnds(base: Uint8Array, target: Uint8Array): { pre: number; suf: number } {
   const max = Math.min(base.length, target.length);
   let pre = 0;
   while (pre < max && base[pre] === target[pre]) pre++;
   let suf = 0;
   while (suf < max - pre && base[base.length - 1 - suf] === target[target.length - 1 - suf]) suf++;
-  const out: number[] = [...varint(base.length), ...varint(target.length)];
+  return { pre, suf };
+}
+
+/** A git delta that rebuilds `target` from `base`: its common prefix and suffix copied, the middle inserted. */
+export function prefixSuffixDelta(base: Uint8Array, target: Uint8Array, ends = commonEnds(base, target)): Buffer {
+  const { pre, suf } = ends;
+  const middle = target.length - pre - suf;
+  // sizes (at most 10 bytes each), copy instructions (at most 8 bytes per MAX_COPY bytes), inserts (1 + up to 127 bytes)
+  const out = Buffer.allocUnsafe(20 + 8 * (Math.ceil(pre / MAX_COPY) + Math.ceil(suf / MAX_COPY)) + middle + Math.ceil(middle / 127));
+  let o = 0;
+  for (const b of varint(base.length)) out[o++] = b;
+  for (const b of varint(target.length)) out[o++] = b;
   const copy = (offset: number, size: number): void => {
     for (let done = 0; done < size; ) {
       const n = Math.min(MAX_COPY, size - done);
       const at = offset + done;
-      const bytes: number[] = [];
+      const opAt = o++;
       let op = 0x80;
       for (let i = 0; i < 4; i++) {
         const b = Math.floor(at / 2 ** (8 * i)) & 0xff;
         if (b !== 0) {
           op |= 1 << i;
-          bytes.push(b);
+          out[o++] = b;
         }
       }
       for (let i = 0; i < 3; i++) {
         const b = (n >> (8 * i)) & 0xff;
         if (b !== 0) {
           op |= 0x10 << i;
-          bytes.push(b);
+          out[o++] = b;
         }
       }
-      out.push(op, ...bytes);
+      out[opAt] = op;
       done += n;
     }
   };
   if (pre > 0) copy(0, pre);
   for (let i = pre; i < target.length - suf; i += 127) {
-    const chunk = target.subarray(i, Math.min(i + 127, target.length - suf));
-    out.push(chunk.length);
-    for (const b of chunk) out.push(b);
+    const end = Math.min(i + 127, target.length - suf);
+    out[o++] = end - i;
+    out.set(target.subarray(i, end), o);
+    o += end - i;
   }
   if (suf > 0) copy(base.length - suf, suf);
-  return Buffer.from(out);
+  return out.subarray(0, o);
 }
 
 function objectHeader(type: number, size: number): number[] {
@@ -130,10 +142,15 @@ export function encodePack(objects: readonly PackObject[]): EncodedPack {
     for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
       const base = order[j] as PackObject;
       if (base.type !== o.type || (depth[j] as number) >= MAX_DEPTH) continue;
-      const delta = prefixSuffixDelta(base.content, o.content);
+      // a delta holds at least the bytes it inserts: when those alone rule it out, it is not built
+      const ends = commonEnds(base.content, o.content);
+      const inserted = o.content.length - ends.pre - ends.suf;
+      if (inserted >= o.content.length / 2 || (best !== undefined && inserted >= best.delta.length)) continue;
+      const delta = prefixSuffixDelta(base.content, o.content, ends);
       if (delta.length < o.content.length / 2 && (best === undefined || delta.length < best.delta.length)) best = { base: j, delta };
     }
-    const body = deflateSync(best === undefined ? o.content : best.delta, { level: 6 });
+    // level 1, as loose objects: on a turn's objects (most under 1 KB) a third cheaper than 6, for 0.6 % more bytes
+    const body = deflateSync(best === undefined ? o.content : best.delta, { level: 1 });
     const head =
       best === undefined
         ? Buffer.from(objectHeader(TYPE_CODE[o.type], o.content.length))

@@ -1,8 +1,9 @@
 import { inflateSync } from 'node:zlib';
 import { CorruptObjectError, GitIoError } from '../errors.js';
+import type { FsFileHandleLike } from '../fs-like.js';
 import type { GitContext } from '../git-context.js';
 import { errnoOf, readFileOrNull } from './fs-ops.js';
-import type { LoadedPack, RawObject } from './state.js';
+import type { GitState, LoadedPack, RawObject } from './state.js';
 import { stateOf } from './state.js';
 
 
@@ -154,6 +155,68 @@ function entryHeader(bytes: Buffer, at: number): { size: number; length: number 
   return { size, length: i - at };
 }
 
+/** A pack file open for one read, and what to do once the read is done. */
+interface PackFileUse {
+  readonly handle: FsFileHandleLike;
+  done(): Promise<void>;
+}
+
+async function openForRead(ctx: GitContext, path: string): Promise<FsFileHandleLike> {
+  try {
+    return await ctx.fs.promises.open(path, 'r');
+  } catch (err) {
+    throw new GitIoError('read', path, err);
+  }
+}
+
+const sharing = (state: GitState): boolean => state.batchDepth > 0 || state.packReads > 0;
+
+/**
+ * The pack file for a read at a position: the handle of that pack shared by the reads of the open batches and object
+ * reads (opened by the first, closed by {@link closePackFiles} once none is open, or by its last user after that).
+ */
+async function usePackFile(ctx: GitContext, p: LoadedPack): Promise<PackFileUse> {
+  const state = stateOf(ctx);
+  const path = `${packDir(ctx)}/${p.name}.pack`;
+  let shared = state.packFiles.get(p.name);
+  if (shared === undefined) {
+    shared = { handle: openForRead(ctx, path), users: 0 };
+    state.packFiles.set(p.name, shared);
+  }
+  const file = shared;
+  file.users++;
+  let handle: FsFileHandleLike;
+  try {
+    handle = await file.handle;
+  } catch (err) {
+    file.users--;
+    if (state.packFiles.get(p.name) === file) state.packFiles.delete(p.name);
+    throw err;
+  }
+  return {
+    handle,
+    done: async () => {
+      file.users--;
+      if (file.users === 0 && !sharing(state) && state.packFiles.get(p.name) === file) {
+        state.packFiles.delete(p.name);
+        await handle.close().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** Closes the pack files reads opened once no batch and no object read is open (a file in use closes after its last read). */
+export async function closePackFiles(ctx: GitContext): Promise<void> {
+  const state = stateOf(ctx);
+  if (sharing(state)) return;
+  for (const [name, file] of [...state.packFiles]) {
+    if (file.users > 0) continue;
+    state.packFiles.delete(name);
+    const handle = await file.handle.catch(() => undefined);
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 /**
  * The bytes of the pack from `offset` on, enough for the entry there: the loaded pack when it is in memory, else,
  * for a pack of more than {@link WHOLE_PACK_OBJECTS} objects, read at that position (its header, then at most zlib's
@@ -163,20 +226,15 @@ function entryHeader(bytes: Buffer, at: number): { size: number; length: number 
 async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Promise<{ bytes: Buffer; at: number; end: number } | null> {
   if (p.pack !== undefined) return { bytes: p.pack, at: offset, end: p.pack.length - 20 };
   if (p.count <= WHOLE_PACK_OBJECTS) return null;
-  const path = `${packDir(ctx)}/${p.name}.pack`;
-  let handle: Awaited<ReturnType<GitContext['fs']['promises']['open']>>;
+  const { handle, done } = await usePackFile(ctx, p);
   try {
-    handle = await ctx.fs.promises.open(path, 'r');
-  } catch (err) {
-    throw new GitIoError('read', path, err);
-  }
-  try {
-    if (typeof handle.read !== 'function') return null;
+    const readAt = handle.read?.bind(handle);
+    if (readAt === undefined) return null;
     const read = async (length: number): Promise<Buffer> => {
       const buf = Buffer.allocUnsafe(length); // only the bytes read are used
       let n = 0;
       while (n < length) {
-        const { bytesRead } = await (handle.read as NonNullable<typeof handle.read>)(buf, n, length - n, offset + n);
+        const { bytesRead } = await readAt(buf, n, length - n, offset + n);
         if (bytesRead === 0) break;
         n += bytesRead;
       }
@@ -189,9 +247,9 @@ async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Prom
     if (bound > bytes.length && bytes.length === FIRST_READ) bytes = await read(bound);
     return { bytes, at: 0, end: bytes.length };
   } catch (err) {
-    throw new GitIoError('read', path, err);
+    throw new GitIoError('read', `${packDir(ctx)}/${p.name}.pack`, err);
   } finally {
-    await handle.close().catch(() => undefined);
+    await done();
   }
 }
 
@@ -255,6 +313,17 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
  * that vanished before, such as an index a crash left without its pack, does not count twice).
  */
 export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject | null> {
+  const state = stateOf(ctx);
+  state.packReads++;
+  try {
+    return await findInPacks(ctx, oid, readBase);
+  } finally {
+    state.packReads--;
+    await closePackFiles(ctx);
+  }
+}
+
+async function findInPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject | null> {
   const state = stateOf(ctx);
   const vanished = new Set<string>();
   for (let pass = 0, again = true; again; pass++) {

@@ -1,7 +1,7 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
-import { errnoOf, writeFileAtomic } from './fs-ops.js';
-import { refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
+import { errnoOf, writeFilesAtomic } from './fs-ops.js';
+import { closePackFiles, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
 import { readObjectInternal } from './object-io.js';
@@ -13,6 +13,13 @@ import { rememberExisting, stateOf } from './state.js';
 const FACTOR = 2;
 /** Loose objects written since the last maintenance that make it pack them too. */
 const LOOSE_LIMIT = 256;
+/**
+ * An automatic roll-up waits until it would merge at least this many packs: a roll-up copies every object it
+ * merges and writes a new pack, so rolling two one-turn packs up after every other turn would copy each object
+ * O(log n) times, one more pack file written (and fsynced) per turn; waiting for eight copies each one O(log n / 3)
+ * times. The small packs waiting keep the count of packs at O(log n) + 8.
+ */
+const MIN_ROLL = 8;
 
 /** A pack file of the repository. */
 export interface PackInfo {
@@ -52,13 +59,15 @@ async function removeFile(ctx: GitContext, path: string): Promise<void> {
   }
 }
 
-/** Writes an encoded pack and its index (pack first: a reader looks for the index); returns its name. */
+/** Writes an encoded pack and its index (both at once, then renamed pack first: a reader looks for the index); returns its name. */
 export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<string> {
   const { checksum, pack, idx } = encoded;
   const dir = packDir(ctx);
   const name = `pack-${checksum}`;
-  await writeFileAtomic(ctx, dir, `${dir}/${name}.pack`, pack);
-  await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
+  await writeFilesAtomic(ctx, dir, [
+    { target: `${dir}/${name}.pack`, data: pack },
+    { target: `${dir}/${name}.idx`, data: idx },
+  ]);
   const state = stateOf(ctx);
   const count = idx.readUInt32BE(8 + 255 * 4);
   // a large pack is read entry by entry, as one another process wrote: its bytes are not kept
@@ -161,7 +170,8 @@ async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readon
 
 /**
  * Incremental maintenance: packs the loose objects once {@link LOOSE_LIMIT} were written (or always when `full`),
- * and rolls small packs up geometrically (`full`: every pack), so the repository holds O(log n) packs and stays
+ * and rolls small packs up geometrically once at least {@link MIN_ROLL} are to be merged (`full`: every pack, at
+ * once), so the repository holds O(log n) packs and stays
  * close to what `git gc` makes of it. Runs after the flushes and maintenance in flight.
  *
  * @param ctx - the repository
@@ -174,7 +184,7 @@ export async function maintain(ctx: GitContext, full: boolean): Promise<Maintena
     state.looseWritten = 0;
     const packs = await listPacks(ctx);
     const roll = full ? packs : packsToRollUp(packs, loose.length);
-    const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1));
+    const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1) || (!full && roll.length < MIN_ROLL));
     return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose, full);
   });
   state.chain = run.then(
@@ -226,7 +236,8 @@ export async function flushPending(ctx: GitContext): Promise<void> {
 
 /**
  * Runs `fn` with the objects it stores kept in memory and written as one pack before the first ref it moves
- * (`compareAndSwapRef` flushes) or when it ends, so a turn writes a pack file instead of a file per object; then,
+ * (`compareAndSwapRef` flushes) or when it ends, so a turn writes a pack file instead of a file per object, and with
+ * the pack files its reads open kept open for its other reads (closed when the last batch ends); then,
  * with automatic maintenance on, rolls packs up. A failed maintenance run changes nothing that was written (it
  * writes the new pack before removing anything) and is tried again after the next batch.
  */
@@ -238,7 +249,10 @@ export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>): Promise
     result = await fn();
   } finally {
     state.batchDepth--;
-    if (state.batchDepth === 0) await flushPending(ctx);
+    if (state.batchDepth === 0) {
+      await closePackFiles(ctx);
+      await flushPending(ctx);
+    }
   }
   if (state.batchDepth === 0 && state.maintenance) await maintain(ctx, false).catch(() => undefined);
   return result;

@@ -6,7 +6,7 @@ import { hasObjectInternal, prepareObject, storeObject } from './object-io.js';
 import type { PreparedObject } from './object-io.js';
 import { assertOid } from './oid.js';
 import { assertPath } from './path-arg.js';
-import { encodeTree, sortTree } from './tree-codec.js';
+import { compareEntries, encodeTree } from './tree-codec.js';
 import { loadTree, rememberTree } from './tree-load.js';
 import { inBatches } from './in-batches.js';
 
@@ -39,32 +39,61 @@ function buildTrie(edits: readonly TreeEdit[]): Trie {
   return root;
 }
 
+/** `sorted` (git's order) with the entries of `changed` replacing, removing (null) or joining those of their name. */
+function withChanges(sorted: readonly TreeEntry[], changed: ReadonlyMap<string, TreeEntry | null>): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  const joining: TreeEntry[] = [];
+  const seen = new Set<string>();
+  for (const entry of sorted) {
+    const next = changed.get(entry.path);
+    if (next === undefined) {
+      out.push(entry);
+      continue;
+    }
+    seen.add(entry.path);
+    // same name and type: same place in git's order (a blob that becomes a tree moves, as if its name ended in '/')
+    if (next !== null && next.type === entry.type) out.push(next);
+    else if (next !== null) joining.push(next);
+  }
+  for (const [name, next] of changed) if (next !== null && !seen.has(name)) joining.push(next);
+  for (const entry of joining) {
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareEntries(out[mid] as TreeEntry, entry) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, entry);
+  }
+  return out;
+}
+
 /**
  * Applies the edits below `oid` (a tree, or null for none); returns the new tree's oid, or null when it ends up
- * empty. New trees are hashed in memory and queued on `out`, to be stored together.
+ * empty. New trees are hashed in memory and queued on `out`, to be stored together. The entries keep their order
+ * (only the entries that join are placed), so an edit costs the tree's size once, not a sort.
  */
 async function apply(ctx: GitContext, oid: string | null, trie: Trie, where: readonly string[], out: NewTree[]): Promise<string | null> {
-  const entries = new Map<string, TreeEntry>();
-  if (oid !== null) for (const entry of (await loadTree(ctx, oid)).entries) entries.set(entry.path, entry);
+  const tree = oid === null ? undefined : await loadTree(ctx, oid);
+  const changed = new Map<string, TreeEntry | null>();
   await Promise.all(
     [...trie.children].map(async ([name, child]) => {
       const edit = child.edit;
       if (edit !== undefined) {
-        if (edit.oid === null) entries.delete(name);
-        else entries.set(name, { mode: edit.type === 'tree' ? '040000' : '100644', path: name, oid: edit.oid, type: edit.type });
+        changed.set(name, edit.oid === null ? null : { mode: edit.type === 'tree' ? '040000' : '100644', path: name, oid: edit.oid, type: edit.type });
         return;
       }
-      const existing = entries.get(name);
+      const existing = tree?.byName.get(name);
       if (existing !== undefined && existing.type !== 'tree') {
         throw new GitArgumentError('edits', `path ${JSON.stringify([...where, name])} is a blob, not a tree`);
       }
       const sub = await apply(ctx, existing?.oid ?? null, child, [...where, name], out);
-      if (sub === null) entries.delete(name);
-      else entries.set(name, { mode: '040000', path: name, oid: sub, type: 'tree' });
+      changed.set(name, sub === null ? null : { mode: '040000', path: name, oid: sub, type: 'tree' });
     }),
   );
-  if (entries.size === 0) return null;
-  const sorted = sortTree([...entries.values()]);
+  const sorted = withChanges(tree?.entries ?? [], changed);
+  if (sorted.length === 0) return null;
   const object = prepareObject('tree', encodeTree(sorted));
   out.push({ object, sorted });
   return object.oid;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { FsFileHandleLike } from '../fs-like.js';
 import type { LockIdentity } from '../lock-identity.js';
 
 /** A decoded git object. */
@@ -14,6 +15,13 @@ export interface LoadedPack {
   readonly idx: Buffer;
   readonly count: number;
   pack: Buffer | undefined;
+}
+
+/** A pack file opened for reads at a position, shared by the reads of open batches. */
+export interface OpenPackFile {
+  readonly handle: Promise<FsFileHandleLike>;
+  /** Reads using it now. */
+  users: number;
 }
 
 /** Per-repository state of the git layer, held by the context's cache object. */
@@ -47,6 +55,10 @@ export interface GitState {
   maintenance: boolean;
   /** The packs read so far, by name (`pack-<sha1>`): index, and the pack's bytes once an entry was read. */
   readonly packs: Map<string, LoadedPack>;
+  /** Object reads from packs under way (a read resolves its delta chain through the same pack files). */
+  packReads: number;
+  /** Pack files opened by reads during open batches or reads, by pack name: one handle per pack, closed once no batch and no read is open. */
+  readonly packFiles: Map<string, OpenPackFile>;
 }
 
 /** Default of {@link GitState.staleLockMs}: a live writer holds a ref lock for milliseconds. */
@@ -75,7 +87,7 @@ function newGitState(): GitState {
     nonce: () => randomBytes(8).toString('hex'),
     abandoned: new Set(),
     known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
-    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map() };
+    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), packReads: 0, packFiles: new Map() };
 }
 
 /** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */

@@ -30,27 +30,53 @@ export function checkEntry(entry: TreeEntry, where: string): void {
 }
 
 /** Git's tree order: bytewise on the name, a tree compared as if its name ended in '/'. */
-function sortKey(entry: TreeEntry): Buffer {
-  return Buffer.from(entry.type === 'tree' ? `${entry.path}/` : entry.path, 'utf8');
+function sortKey(entry: TreeEntry): string {
+  return entry.type === 'tree' ? `${entry.path}/` : entry.path;
+}
+
+const ASCII = /^[\x00-\x7f]*$/u;
+
+/** Compares two sort keys bytewise in UTF-8 (for ASCII, code unit order is byte order). */
+function compareKeys(a: string, b: string): number {
+  if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Compares two entries in git's tree order. */
+export function compareEntries(a: TreeEntry, b: TreeEntry): number {
+  return compareKeys(sortKey(a), sortKey(b));
 }
 
 /** The entries in git's order. */
 export function sortTree(entries: readonly TreeEntry[]): TreeEntry[] {
-  const keyed = entries.map((entry) => ({ entry, key: sortKey(entry) }));
+  if (entries.every((e) => ASCII.test(e.path))) {
+    const keyed = entries.map((entry) => ({ entry, key: sortKey(entry) }));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return keyed.map((k) => k.entry);
+  }
+  const keyed = entries.map((entry) => ({ entry, key: Buffer.from(sortKey(entry), 'utf8') }));
   keyed.sort((a, b) => Buffer.compare(a.key, b.key));
   return keyed.map((k) => k.entry);
 }
 
-/** Serializes entries already in git's order. */
+/** Serializes entries already in git's order (into one buffer). */
 export function encodeTree(sorted: readonly TreeEntry[]): Uint8Array {
-  const parts: Buffer[] = [];
+  let size = 0;
   let previous: string | undefined;
   for (const entry of sorted) {
     if (entry.path === previous) throw new GitArgumentError('entries', `duplicate entry ${JSON.stringify(entry.path)}`);
     previous = entry.path;
-    parts.push(Buffer.from(`${entry.type === 'tree' ? '40000' : '100644'} ${entry.path}\0`, 'utf8'), Buffer.from(entry.oid, 'hex'));
+    size += (entry.type === 'tree' ? 6 : 7) + Buffer.byteLength(entry.path, 'utf8') + 1 + 20;
   }
-  return Buffer.concat(parts);
+  const out = Buffer.allocUnsafe(size);
+  let o = 0;
+  for (const entry of sorted) {
+    o += out.write(entry.type === 'tree' ? '40000 ' : '100644 ', o, 'latin1');
+    o += out.write(entry.path, o, 'utf8');
+    out[o++] = 0;
+    o += out.write(entry.oid, o, 'hex');
+  }
+  return out;
 }
 
 export function decodeTree(oid: string, content: Uint8Array): TreeEntry[] {

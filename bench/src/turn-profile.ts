@@ -1,0 +1,125 @@
+/**
+ * Where a turn's time goes (issue 17): grows one chained corpus session to `--turns` (default 100) turn by turn with
+ * `appendTurn` + `render`, as bench/src/checkpointers.ts does, then times `--measured` (default 50) more turns with
+ * every file-system call of the repository timed by its method (wall, summed over calls that may overlap) and, with
+ * `--paths`, by method and path (hex names masked); with `--cpu-prof=FILE`, a V8 CPU profile of those turns alone. `--fs=disk` (fsync on, the default), `disk-nofsync` or
+ * `memfs`. Prints JSON: per-turn medians, CPU per turn, calls and milliseconds per fs method per turn.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/turn-profile.ts [--fs=disk] [--turns=100] [--measured=50] [--paths] [--cpu-prof=FILE]`
+ */
+import * as nodeFs from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session as Inspector } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createFsFromVolume, Volume } from 'memfs';
+import { openRepo } from '@ctxgit/commit';
+import type { FsLike } from '@ctxgit/commit';
+import { render } from '@ctxgit/render';
+import { chainCorpus, prefix, TurnFeeder } from './commit.js';
+import { median } from './stats.js';
+
+type Tally = Map<string, { calls: number; ms: number }>;
+
+/** `fs` with each promise method (and each file handle's) timed into `tally` while `on()` holds. */
+function timedFs(fs: FsLike, tally: Tally, on: () => boolean): FsLike {
+  const note = (name: string, ms: number): void => {
+    if (!on()) return;
+    const t = tally.get(name) ?? { calls: 0, ms: 0 };
+    t.calls++;
+    t.ms += ms;
+    tally.set(name, t);
+  };
+  const wrap = <T extends object>(target: T, prefixName: string): T =>
+    new Proxy(target, {
+      get(obj, key) {
+        const value = Reflect.get(obj, key) as unknown;
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const a = performance.now();
+          try {
+            const out = (await (value as (...a: unknown[]) => Promise<unknown>).apply(obj, args)) as unknown;
+            return key === 'open' && typeof out === 'object' && out !== null ? wrap(out, 'handle.') : out;
+          } finally {
+            note(`${prefixName}${String(key)}${tracePaths && typeof args[0] === 'string' ? ` ${args[0].replace(/^.*ctx\.git/u, '').replace(/[0-9a-f]{6,}/gu, 'x').replace(/tmp_[^/]*/u, 'tmp_*')}` : ''}`, performance.now() - a);
+          }
+        };
+      },
+    });
+  return { promises: wrap(fs.promises, '') };
+}
+
+const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+
+const kind = arg('fs', 'disk');
+const turns = Number(arg('turns', '100'));
+const measured = Number(arg('measured', '50'));
+const profileFile = arg('cpu-prof', '');
+const tracePaths = process.argv.includes('--paths');
+const chain = await chainCorpus(turns + measured + 2);
+const base = mkdtempSync(join(tmpdir(), 'ctxgit-turn-profile-'));
+const tally: Tally = new Map();
+let measuring = false;
+try {
+  let t = 1_700_000_000_000;
+  const clock = (): number => (t += 1000);
+  const raw: FsLike = kind === 'memfs' ? (createFsFromVolume(new Volume()) as unknown as FsLike) : (nodeFs as unknown as FsLike);
+  const repo = await openRepo({ dir: kind === 'memfs' ? '/ctx.git' : join(base, 'ctx.git'), fs: timedFs(raw, tally, () => measuring), fsync: kind === 'disk', clock });
+  const start = prefix(chain, 1);
+  const session = await repo.importSession('bench', start, { model: 'openai:gpt-4o', window: 32_000, clock });
+  await session.commit();
+  const feeder = new TurnFeeder(chain, start.head as number, (await session.head()) as string);
+  const turn = async (k: number): Promise<{ append: number; render: number; items: number }> => {
+    const { inputs, record } = feeder.next(chain.calls[k] as number);
+    const a = performance.now();
+    const { nodes, commit } = await session.appendTurn(inputs);
+    const b = performance.now();
+    render(commit, { provider: 'openai-chat' });
+    record(nodes);
+    return { append: b - a, render: performance.now() - b, items: commit.items.length };
+  };
+  for (let k = 1; k < turns; k++) await turn(k);
+  const inspector = new Inspector();
+  if (profileFile !== '') {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+    await inspector.post('Profiler.start');
+  }
+  measuring = true;
+  const cpu0 = process.cpuUsage();
+  const rows: { append: number; render: number; items: number }[] = [];
+  for (let k = turns; k < turns + measured; k++) rows.push(await turn(k));
+  const cpu = process.cpuUsage(cpu0);
+  measuring = false;
+  if (profileFile !== '') {
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    inspector.disconnect();
+  }
+  const perTurn = Object.fromEntries(
+    [...tally].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { calls: Number((v.calls / measured).toFixed(2)), ms: Number((v.ms / measured).toFixed(3)) }]),
+  );
+  const sum = (xs: readonly number[]): number => xs.reduce((n, x) => n + x, 0);
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        fs: kind,
+        turns,
+        measured,
+        appendMedianMs: median(rows.map((r) => r.append)),
+        appendMeanMs: sum(rows.map((r) => r.append)) / measured,
+        renderMedianMs: median(rows.map((r) => r.render)),
+        /** CPU of the process per measured turn (append + render): less sensitive to other load than wall times. */
+        cpuPerTurnMs: (cpu.user + cpu.system) / 1000 / measured,
+        items: rows.at(-1)?.items,
+        fsPerTurn: perTurn,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+} finally {
+  rmSync(base, { recursive: true, force: true });
+}
