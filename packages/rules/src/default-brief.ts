@@ -3,13 +3,20 @@ import { briefValues } from './brief-values.js';
 import { conversationBrief } from './conversation-brief.js';
 import type { ContextItem } from './item.js';
 import type { RulesCache } from './rules-cache.js';
+import { saidWords } from './said-words.js';
+
+const encoder = new TextEncoder();
+/** Share of the allowance left after the `VALUES:` line that the `SAID:` line may take. */
+const SAID_SHARE = 1 / 2;
 
 /**
  * The deterministic brief of folded items, written from the span itself (no model call): when the span holds tool
  * work, the continuation view of {@link analyzeSpan} followed by a `VALUES:` line (up to half the allowance) with
  * the distinctive values of the folded results ranked by how likely a later call reuses them (fields named like the
- * calls' arguments, identifier-shaped values, values already reused, newest first); else a one-line-per-message
- * digest, newest messages kept first. At most `briefBytes` bytes of UTF-8 (the view's minimum is 64).
+ * calls' arguments, identifier-shaped values, values already reused, newest first) and a `SAID:` line (up to half of
+ * what the values leave) with the words the folded steps wrote themselves ({@link saidWords}); else a
+ * one-line-per-message digest, newest messages kept first, and the `SAID:` line (up to half the allowance). At most
+ * `briefBytes` bytes of UTF-8 (the view's minimum is 64).
  *
  * @param originals - The folded items, in list order (`summarized` ones are read with their stored content).
  * @param briefBytes - Byte allowance. Default 1400.
@@ -23,10 +30,19 @@ import type { RulesCache } from './rules-cache.js';
 export function defaultBrief(originals: readonly ContextItem[], briefBytes = 1400, cache?: RulesCache): string {
   // Items already merged into an earlier summary are read as what they held when they were folded.
   const span = originals.map((it): ContextItem => (it.state === 'summarized' ? { ...it, state: 'aged' } : it));
-  if (!span.some((it) => it.role === 'tool')) return conversationBrief(span, briefBytes);
-  // Up to half the allowance carries the values later calls are likely to pass on; the continuation view gets the rest.
-  const values = briefValues(span, Math.floor(briefBytes / 2));
-  const rest = briefBytes - (values === '' ? 0 : new TextEncoder().encode(values).length + 1);
-  const view = analyzeSpan(span, { briefBytes: Math.max(64, rest), ...(cache === undefined ? {} : { cache }) }).continuation.text;
-  return values === '' ? view : `${view}\n${values}`;
+  const bytes = (s: string): number => (s === '' ? 0 : encoder.encode(s).length + 1);
+  const join = (...lines: string[]): string => lines.filter((l) => l !== '').join('\n');
+  const opts = cache === undefined ? {} : { cache };
+  const tools = span.some((it) => it.role === 'tool');
+  // Without tool work: a digest of the messages. With it: up to half the allowance carries the values later calls
+  // are likely to pass on, and the continuation view the rest.
+  const values = tools ? briefValues(span, Math.floor(briefBytes / 2)) : '';
+  const left = briefBytes - bytes(values);
+  const text = (allowance: number): string => (tools ? analyzeSpan(span, { briefBytes: Math.max(64, allowance), ...opts }).continuation.text : conversationBrief(span, Math.max(64, allowance)));
+  // The words the steps wrote themselves that neither spells (what a later step writes again) take up to SAID_SHARE
+  // of what the values leave; the view (or digest) is written again into what they do not take.
+  const first = text(Math.ceil(left * (1 - SAID_SHARE)));
+  const said = saidWords(span, left - bytes(first), `${first}\n${values}`);
+  const view = bytes(first) + bytes(said) < left ? text(left - bytes(said)) : first;
+  return join(view, values, said);
 }

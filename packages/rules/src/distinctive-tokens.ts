@@ -17,6 +17,17 @@ const COMMON = new Set(
 );
 
 /**
+ * Whether a lower-case word is a frequent English or programming word that says nothing about a particular result.
+ * @example
+ * ```ts
+ * isCommonWord('because'); // true
+ * ```
+ */
+export function isCommonWord(word: string): boolean {
+  return COMMON.has(word);
+}
+
+/**
  * The distinctive tokens of a text: runs of letters, digits and `_ . / -` (so paths and identifiers stay
  * whole), trimmed of leading and trailing `. / -`, 5 to 64 characters long, containing a letter, lower-cased,
  * minus common words.

@@ -21,7 +21,7 @@ describe('capRule', () => {
     expect(r.report.capped).toBe(0);
   });
 
-  it('under pressure, cuts older results at head and tail with a marker, keeps state full, reason capped; not the latest round', () => {
+  it('under pressure, cuts older results at head and tail with a marker, only as far as the upper mark needs, keeps state full, reason capped; not the latest round', () => {
     const c = ctx(3000); // upper mark 2,400; the two results hold about 2,760 tokens
     const r = runPipeline([], rounds().nodes, c);
     const t = r.items[1]!;
@@ -31,7 +31,8 @@ describe('capRule', () => {
       type: 'tool_result',
       callId: 'n2',
       name: 'bash',
-      output: `${'H'.repeat(2500)}\n[… ctxgit cut 2000 of 5500 chars …]\n${'T'.repeat(1000)}`,
+      // More than the standard 2,500 + 1,000 characters: as much as the upper mark allows, head and tail 5 : 2.
+      output: `${'H'.repeat(2534)}\n[… ctxgit cut 1952 of 5500 chars …]\n${'M'.repeat(14)}${'T'.repeat(1000)}`,
       isError: false,
     });
     expect(t.blocks[0]).toEqual({ type: 'tool_call', id: 'n2', name: 'bash', arguments: '{"command":"make"}' });
@@ -49,6 +50,17 @@ describe('capRule', () => {
     expect(r.historyTokens).toBeLessThanOrEqual(1425);
     expect(output(r.items[1])).toBe(`${'H'.repeat(1250)}\n[… ctxgit cut 3750 of 5500 chars …]\n${'T'.repeat(500)}`);
     expect(output(r.items[3])).toMatch(/^h{2500}\n\[… ctxgit cut 2000 of 5500 chars …\]\nt{1000}$/);
+  });
+
+  it('above the emergency mark, keeps of the latest result as much as the emergency mark allows', () => {
+    const r = runPipeline([], rounds().nodes, ctx(2000)); // upper mark 1,600, emergency mark 1,900
+    expect(r.historyTokens).toBeLessThanOrEqual(1900);
+    const latest = output(r.items[3]);
+    const [head, tail] = latest.split(/\n\[… ctxgit cut \d+ of 5500 chars …\]\n/) as [string, string];
+    // More than the standard 2,500 + 1,000 characters, head and tail in their ratio.
+    expect(head.length).toBeGreaterThan(2500);
+    expect(tail.length).toBeGreaterThan(1000);
+    expect(Math.abs(head.length / tail.length - 2.5)).toBeLessThan(0.01);
   });
 
   it('leaves short results, pinned items and non-tool items alone', () => {

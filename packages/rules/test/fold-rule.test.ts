@@ -279,6 +279,35 @@ describe('defaultBrief keeps what later calls reuse', () => {
     expect(kept.indexOf('payment_methods=credit_card_4421486')).toBeLessThan(kept.indexOf('cabin=economy'));
   });
 
+  it('carries the words the folded steps wrote themselves, those written by more steps first, not those the brief already spells', () => {
+    const span = [
+      item('a1', 'assistant', [{ type: 'text', text: 'The rounding happens in TimeDelta serialization; reproduce it first.' }]),
+      item('t1', 'tool', [
+        { type: 'tool_call', id: 't1', name: 'edit', arguments: JSON.stringify({ command: 'edit 1:1\nfrom marshmallow.fields import TimeDelta\nend_of_edit\n' }) },
+        { type: 'tool_result', callId: 't1', name: 'edit', output: 'File updated.' },
+      ]),
+      item('a2', 'assistant', [{ type: 'text', text: 'Now the rounding is visible in reproduce.py: precision lost.' }]),
+    ];
+    const lines = defaultBrief(span, 1400).split('\n');
+    const said = lines.find((l) => l.startsWith('SAID: '))!;
+    const words = said.slice('SAID: '.length).split(' ');
+    // written by two steps, first (`rounding` too, but the NEXT line of the view quotes it); each once, in its first
+    // spelling; common words left out
+    expect(words[0]).toBe('TimeDelta');
+    expect(words).not.toContain('rounding');
+    expect(words).toContain('end_of_edit');
+    expect(words).toContain('serialization');
+    expect(words).not.toContain('first');
+    // not glued to an escaped newline of the arguments, and not repeated from the other lines of the brief
+    expect(said).not.toMatch(/\bnend_of_edit\b/);
+    const rest = lines.filter((l) => l !== said).join('\n').toLowerCase();
+    for (const w of words) expect(rest.includes(w.toLowerCase()) && new RegExp(`(^|[^A-Za-z0-9_./:-])${w.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_./:-])`, 'i').test(rest)).toBe(false);
+    // a digest of messages without tool work carries them too, within the allowance
+    const chat = defaultBrief([span[0]!, span[2]!], 120);
+    expect(new TextEncoder().encode(chat).length).toBeLessThanOrEqual(120);
+    expect(chat).toMatch(/^\[ctxgit brief\] 2 earlier messages\n/);
+  });
+
   it('speaks plain grammar', () => {
     expect(defaultBrief([item('u', 'user', [{ type: 'text', text: 'hello' }])], 200)).toBe('[ctxgit brief] 1 earlier message\n- user: hello');
   });

@@ -10,6 +10,8 @@ import { tailStart } from '../tail-start.js';
 
 /** Each harder cut keeps half of what the previous one kept, at most this many times. */
 const SQUEEZES = 5;
+/** Share of the characters a fitted cut keeps of those its tokens allow: tokens are not spread evenly over a text. */
+const FIT_MARGIN = 0.9;
 
 /** The blocks with every result longer than `head + tail + 80` characters cut to its head and tail around a marker; `undefined` when none is. */
 function cutBlocks(blocks: readonly Block[], head: number, tail: number): Block[] | undefined {
@@ -25,10 +27,11 @@ function cutBlocks(blocks: readonly Block[], head: number, tail: number): Block[
 }
 
 /**
- * The per-item cap (`cap@2`), the last rule: it acts only under pressure, when the history is still above the
+ * The per-item cap (`cap@3`), the last rule: it acts only under pressure, when the history is still above the
  * band's upper mark after folding (what is left is the tail, the protected chain, the latest round). Then a tool
- * result longer than `capChars` (default 4,000) keeps its first `capHeadChars` (2,500) and last `capTailChars`
- * (1,000) characters around a marker `\n[… ctxgit cut N of M chars …]\n`, oldest first and only after the newest
+ * result longer than `capChars` (default 4,000) keeps as much of its head and tail (in the ratio of `capHeadChars` to
+ * `capTailChars`) as brings the history to the mark, at least its first `capHeadChars` (2,500) and last `capTailChars`
+ * (1,000) characters, around a marker `\n[… ctxgit cut N of M chars …]\n`, oldest first and only after the newest
  * summary (the cached prefix), until the history is back under the upper mark. The results of the latest round
  * (from the last assistant step on) and those before the newest summary are cut only above the emergency mark
  * (a request that would not fit); if the history is still above it, every result is cut harder, halving what it
@@ -47,7 +50,7 @@ export function capRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'cap',
-    version: 2,
+    version: 3,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
@@ -75,18 +78,31 @@ export function capRule(options: RulesOptions = {}): Rule {
         edit.set(i, { ...it, blocks, tokens, reason: 'capped' });
         h -= now - tokens;
       };
-      const standard = (i: number): void => {
-        if ((items[i] as ContextItem).blocks.some((b) => b.type === 'tool_result' && b.output.length > o.capChars)) cut(i, o.capHeadChars, o.capTailChars);
+      // A result over `capChars` keeps as much of itself as brings the history to `mark` (its characters in proportion
+      // to the tokens it may keep, head and tail in the ratio of `capHeadChars` to `capTailChars`), at least the
+      // standard head and tail; when that is still too much, the standard cut.
+      const standard = (i: number, mark: number): void => {
+        const it = items[i] as ContextItem;
+        const longest = it.blocks.reduce((m, b) => (b.type === 'tool_result' ? Math.max(m, b.output.length) : m), 0);
+        if (longest <= o.capChars) return;
+        const now = edit.at(i).tokens;
+        const keep = Math.floor(longest * Math.max(0, now - (h - mark)) / now * FIT_MARGIN) - 80;
+        if (keep > o.capHeadChars + o.capTailChars) {
+          const head = Math.floor((keep * o.capHeadChars) / (o.capHeadChars + o.capTailChars));
+          cut(i, head, keep - head);
+          if (h <= mark) return;
+        }
+        cut(i, o.capHeadChars, o.capTailChars);
       };
       // Under the emergency mark: results after the newest summary and before the latest round, down to the upper mark.
       for (const i of positions) {
         if (h <= band.upper) break;
-        if (i >= newest && i < latest) standard(i);
+        if (i >= newest && i < latest) standard(i, band.upper);
       }
       // Above it (the request would not fit): any result, the latest round's included, then harder cuts.
       for (const i of positions) {
         if (h <= band.emergency) break;
-        if (!edit.replaced(i)) standard(i);
+        if (!edit.replaced(i)) standard(i, band.emergency);
       }
       for (let k = 1; k <= SQUEEZES && h > band.emergency; k++) {
         for (const i of positions) {

@@ -1,0 +1,95 @@
+import { isCommonWord } from './distinctive-tokens.js';
+import type { ContextItem } from './item.js';
+
+const encoder = new TextEncoder();
+/** A run of letters, digits and identifier punctuation, as a later step would write a name, a path or a word. */
+const RUN = /[A-Za-z0-9_./:-]+/g;
+const TRAILING = /[./:-]+$/;
+const LEADING = /^[:-]+/;
+const LETTER = /[A-Za-z]/;
+
+/** The words of `text` (runs of 5 to 64 characters with a letter), trimmed of edge punctuation, in order. */
+function runs(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(RUN)) {
+    const word = m[0].replace(TRAILING, '').replace(LEADING, '');
+    if (word.length >= 5 && word.length <= 64 && LETTER.test(word)) out.push(word);
+  }
+  return out;
+}
+
+/** The string values and keys of JSON arguments, one a line (so an escaped newline does not glue words); else the text. */
+function argumentText(args: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        out.push(k);
+        walk(x);
+      }
+    }
+  };
+  walk(parsed);
+  return out.join('\n');
+}
+
+const wordsOf = (text: string): Set<string> => new Set(runs(text).map((w) => w.toLowerCase()));
+
+/**
+ * The distinctive words the steps of a span wrote themselves — the agent's text and the arguments of its calls —
+ * on one line `SAID: w1 w2 …` of at most `allowance` bytes (UTF-8), or `''` when none fits. An agent names again
+ * what it named before (the file it was editing, the function, the approach, the term it used for a finding), so
+ * what a folded step wrote is what a later step is most likely to write again. Words of 5 to 64 characters with a
+ * letter, common English words left out, each once in its first spelling; ranked by how many steps of the span wrote
+ * it, then newest step first.
+ *
+ * @param originals - The folded items, in list order.
+ * @param allowance - Byte allowance of the line.
+ * @param written - Text the brief already holds (its other lines): a word it spells is not said again.
+ * @returns The line, or `''`.
+ * @example
+ * ```ts
+ * saidWords([step, result], 120); // 'SAID: fields.py TimeDelta serialization rounding'
+ * ```
+ */
+export function saidWords(originals: readonly ContextItem[], allowance: number, written = ''): string {
+  const already = wordsOf(written);
+  const words = new Map<string, { word: string; steps: number; rank: number }>();
+  let rank = 0;
+  for (let i = originals.length - 1; i >= 0; i--) {
+    const it = originals[i] as ContextItem;
+    const texts: string[] = [];
+    for (const b of it.blocks) {
+      if (it.role === 'assistant' && b.type === 'text') texts.push(b.text);
+      else if (b.type === 'tool_call') texts.push(argumentText(b.arguments));
+    }
+    const here = new Set<string>();
+    for (const word of runs(texts.join('\n'))) {
+      const key = word.toLowerCase();
+      if (here.has(key) || isCommonWord(key) || already.has(key)) continue;
+      here.add(key);
+      const seen = words.get(key);
+      if (seen === undefined) words.set(key, { word, steps: 1, rank: rank++ });
+      else words.set(key, { ...seen, steps: seen.steps + 1 });
+    }
+  }
+  const ranked = [...words.values()].sort((a, b) => b.steps - a.steps || a.rank - b.rank);
+  const head = 'SAID:';
+  let used = encoder.encode(head).length;
+  const parts: string[] = [];
+  for (const w of ranked) {
+    const cost = encoder.encode(w.word).length + 1;
+    if (used + cost > allowance) continue;
+    used += cost;
+    parts.push(w.word);
+  }
+  return parts.length === 0 ? '' : `${head} ${parts.join(' ')}`;
+}
