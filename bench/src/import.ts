@@ -3,7 +3,8 @@
  * does it — replayed into a scratch repository on disk without fsync (a commit before every model call), packed into one
  * pack (`packSessions`), streamed into a new repository on disk as that pack plus the session's refs (`adoptSessionPack`) —
  * each size in a fresh node process, reporting its peak RSS, the time of each phase and the objects written per
- * second.
+ * second. `--copy` packs as `ctxgit import` does (the scratch packs' entries copied); without it every object goes
+ * through a delta search, as `ctxgit gc` does.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/import.ts [--quick] [--sizes=1000,10000] [--copy]`
  */
@@ -17,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** One import; milliseconds, MB. */
 export interface ImportBenchRow {
   readonly turns: number;
-  /** `packSessions` with a delta search over every object (what `ctxgit import` does), or the packs' entries copied. */
+  /** `packSessions` with a delta search over every object (what `ctxgit gc` then makes of it), or the packs' entries copied (what `ctxgit import` does: `--copy`). */
   readonly compact: boolean;
   readonly entries: number;
   /** Peak resident set of the fresh process (`process.resourceUsage().maxRSS`). */
