@@ -79,7 +79,7 @@ describe('the viewer in Chromium', () => {
     expect(await page.getByTestId('occ-window').textContent()).toBe(int(occ.window));
     expect(await page.getByTestId('occ-basis').textContent()).toBe(occ.basis);
     expect(await page.getByTestId('occ-estimated').textContent()).toBe(int(occ.estimated));
-    expect(await page.locator('svg.ring').getAttribute('aria-label')).toBe(`${((100 * occ.total_used) / occ.window).toFixed(1)}% of the window in use`);
+    expect(await page.locator('svg.ring').getAttribute('aria-label')).toBe(`${(100 * (occ.total_used / occ.window)).toFixed(1)}% of the window in use`); // the share first, as the ring rounds it
     await shoot(page, 'timeline');
 
     // the DAG: shapes per role, the head marked, a sibling switched (display-only)
