@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { compareAndSwapRef } from '../src/git/compare-and-swap-ref.js';
+import type { FsFileHandleLike } from '../src/git/fs-like.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { listPacks, maintain, inBatch, packAll, packsToRollUp } from '../src/git/internal/pack-store.js';
 import { stateOf } from '../src/git/internal/state.js';
@@ -126,6 +127,42 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
       expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
       git(ctx, ['verify-pack', `${ctx.gitdir}/objects/pack/${only?.name ?? ''}.idx`]);
     }
+  });
+});
+
+describe('pack join over a file system that reads in short pieces', () => {
+  test('every read shorter or longer than the trailer: the joined pack holds every entry once, and reads back', async () => {
+    const ctx = await openGit({ memory: true });
+    const blobs = await history(ctx, 40, true);
+    expect((await listPacks(ctx)).length).toBeGreaterThan(1);
+    const sizes = [7, 33, 19, 20, 1000, 1, 21];
+    let k = 0;
+    const promises = new Proxy(ctx.fs.promises, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (key !== 'open') return typeof value === 'function' ? value.bind(target) : value;
+        return async (path: string, flags: string): Promise<FsFileHandleLike> => {
+          const handle = await target.open(path, flags);
+          const read = handle.read?.bind(handle);
+          if (read === undefined) throw new Error('memfs handles read');
+          return {
+            writeFile: (data) => handle.writeFile(data),
+            datasync: () => handle.datasync(),
+            close: () => handle.close(),
+            read: (buffer, offset, length, position) => read(buffer, offset, Math.min(length, sizes[k++ % sizes.length] as number), position),
+          };
+        };
+      },
+    });
+    const choppy = await openGit({ memory: true, fs: { promises } });
+    await packAll(choppy);
+    expect(k).toBeGreaterThan(100);
+    const [only, ...rest] = await listPacks(choppy);
+    expect(rest).toEqual([]);
+    const fresh = await openGit({ memory: true, fs: ctx.fs });
+    expect((await listPacks(fresh)).map((p) => p.name)).toEqual([only?.name]);
+    const head = (await readRef(fresh, 'refs/heads/main')) as string;
+    expect(await readAll(fresh, (await readCommitObject(fresh, head)).tree)).toEqual(blobs);
   });
 });
 

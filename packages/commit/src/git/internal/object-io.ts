@@ -61,7 +61,7 @@ export async function writeObject(ctx: GitContext, type: ObjectType, content: Ui
 /** True when the object is stored loose or in a pack, or pending in a batch. */
 export async function hasObjectInternal(ctx: GitContext, oid: string): Promise<boolean> {
   const state = stateOf(ctx);
-  if (oid === EMPTY_TREE || state.known.has(oid) || state.pending.has(oid)) return true;
+  if (oid === EMPTY_TREE || state.known.has(oid) || state.pending.has(oid) || inLoadedPacks(ctx, oid)) return true;
   if (await pathExists(ctx, loosePath(ctx, oid).file)) {
     rememberExisting(state, oid);
     return true;

@@ -3,9 +3,8 @@ import { GitIoError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
 import { ensureDir, io, toBytes, unlinkQuietly, writeFileAtomic } from './fs-ops.js';
 import { tempOwnerTag } from './lock-record.js';
-import { encodeIndex, indexEntries } from './pack-codec.js';
-import type { IndexEntry } from './pack-codec.js';
-import { rememberExisting, stateOf } from './state.js';
+import { joinIndexes, mergeIndexNames } from './index-join.js';
+import { stateOf } from './state.js';
 
 /** Bytes read from a source pack file at a time. */
 const CHUNK = 1 << 20;
@@ -33,16 +32,23 @@ async function streamEntries(part: PackPart, buf: Buffer, sink: (chunk: Uint8Arr
       const whole = toBytes(await io('read', path, () => part.from.fs.promises.readFile(path)));
       return sink(whole.subarray(HEADER, whole.length - TRAILER));
     }
-    // the last TRAILER bytes read are held back until more follow: at the end of the file they are the trailer
+    // the last TRAILER bytes read are held back until more follow: at the end of the file they are the trailer (a
+    // chunk is handed on as a view of `buf`, never copied: a copy per chunk is a pack's size in garbage)
     let held = Buffer.alloc(0);
     for (let at = HEADER; ; ) {
       const { bytesRead } = await io('read', path, () => read(buf, 0, buf.length, at));
       if (bytesRead === 0) break;
       at += bytesRead;
-      const data = held.length === 0 ? buf.subarray(0, bytesRead) : Buffer.concat([held, buf.subarray(0, bytesRead)]);
-      const keep = Math.min(TRAILER, data.length);
-      held = Buffer.from(data.subarray(data.length - keep));
-      if (data.length > keep) await sink(data.subarray(0, data.length - keep));
+      if (bytesRead >= TRAILER) {
+        if (held.length > 0) await sink(held);
+        if (bytesRead > TRAILER) await sink(buf.subarray(0, bytesRead - TRAILER));
+        held = Buffer.from(buf.subarray(bytesRead - TRAILER, bytesRead));
+      } else {
+        const data = Buffer.concat([held, buf.subarray(0, bytesRead)]);
+        const keep = Math.min(TRAILER, data.length);
+        if (data.length > keep) await sink(data.subarray(0, data.length - keep));
+        held = Buffer.from(data.subarray(data.length - keep));
+      }
     }
     if (held.length !== TRAILER) throw new GitIoError('read', path, Object.assign(new Error('the pack is shorter than its header and trailer'), { code: 'EIO' }));
   } finally {
@@ -60,16 +66,9 @@ async function streamEntries(part: PackPart, buf: Buffer, sink: (chunk: Uint8Arr
  * @returns the new pack's name and index, or null when two parts hold the same object (nothing is written then)
  */
 export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[]): Promise<{ name: string; idx: Buffer } | null> {
-  const seen = new Set<string>();
-  const perPart: IndexEntry[][] = [];
-  for (const part of parts) {
-    const entries = indexEntries(part.idx);
-    for (const e of entries) {
-      if (seen.has(e.oid)) return null;
-      seen.add(e.oid);
-    }
-    perPart.push(entries);
-  }
+  const idxs = parts.map((p) => p.idx);
+  const order = mergeIndexNames(idxs);
+  if (order === null) return null;
   const state = stateOf(ctx);
   const dir = packDir(ctx);
   await ensureDir(ctx, dir);
@@ -78,8 +77,8 @@ export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[
   const header = Buffer.alloc(HEADER);
   header.write('PACK', 0, 'latin1');
   header.writeUInt32BE(2, 4);
-  header.writeUInt32BE(seen.size, 8);
-  const entries: IndexEntry[] = [];
+  header.writeUInt32BE(order.part.length, 8);
+  const shifts: number[] = [];
   let checksum: Buffer;
   try {
     const handle = await ctx.fs.promises.open(temp, 'wx');
@@ -92,10 +91,9 @@ export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[
       };
       await write(header);
       const buf = Buffer.allocUnsafe(CHUNK); // every byte handed on was read into it first
-      for (const [i, part] of parts.entries()) {
-        const start = offset;
+      for (const part of parts) {
+        shifts.push(offset - HEADER);
         await streamEntries(part, buf, write);
-        for (const e of perPart[i] as IndexEntry[]) entries.push({ oid: e.oid, offset: e.offset - HEADER + start, crc: e.crc });
       }
       checksum = hash.digest();
       await handle.writeFile(checksum);
@@ -105,10 +103,10 @@ export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[
     }
     const name = `pack-${checksum.toString('hex')}`;
     await io('rename', `${dir}/${name}.pack`, () => ctx.fs.promises.rename(temp, `${dir}/${name}.pack`));
-    const idx = encodeIndex(entries, checksum);
+    const idx = joinIndexes(idxs, order, shifts, checksum);
     await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
-    state.packs.set(name, { name, idx, count: entries.length, pack: undefined });
-    for (const e of entries) rememberExisting(state, e.oid);
+    // its objects are found by the index from now on (not remembered one string each: an import holds 10^5 and more)
+    state.packs.set(name, { name, idx, count: order.part.length, pack: undefined });
     return { name, idx };
   } catch (err) {
     await unlinkQuietly(ctx, temp);

@@ -75,9 +75,12 @@ function findOffset(p: LoadedPack, oid: string): number | undefined {
   return undefined;
 }
 
-/** True when a pack loaded so far lists `oid` (no I/O: the indexes are in memory). */
-export function inLoadedPacks(ctx: GitContext, oid: string): boolean {
-  for (const p of stateOf(ctx).packs.values()) if (findOffset(p, oid) !== undefined) return true;
+/** True when a pack loaded so far lists `oid` (no I/O: the indexes are in memory); only the packs named, when given. */
+export function inLoadedPacks(ctx: GitContext, oid: string, names?: readonly string[]): boolean {
+  const packs = stateOf(ctx).packs;
+  for (const p of names === undefined ? packs.values() : names.map((name) => packs.get(name))) {
+    if (p !== undefined && findOffset(p, oid) !== undefined) return true;
+  }
   return false;
 }
 

@@ -1,7 +1,7 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
 import { errnoOf, writeFilesAtomic } from './fs-ops.js';
-import { closePackFiles, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
+import { closePackFiles, inLoadedPacks, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
 import { readObjectInternal } from './object-io.js';
@@ -130,15 +130,10 @@ function indexOf(ctx: GitContext, name: string): Buffer {
  * deflate per object, nor the packs in memory. Null when two of the packs hold the same object.
  */
 async function joinPacks(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string }[]): Promise<string | null> {
-  const parts: PackPart[] = [];
-  const packed = new Set<string>();
-  for (const p of packs) {
-    const idx = indexOf(ctx, p.name);
-    for (const e of indexEntries(idx)) packed.add(e.oid);
-    parts.push({ from: ctx, name: p.name, idx });
-  }
+  const parts: PackPart[] = packs.map((p) => ({ from: ctx, name: p.name, idx: indexOf(ctx, p.name) }));
+  const names = packs.map((p) => p.name);
   const fresh: PackObject[] = [];
-  for (const l of loose) if (!packed.has(l.oid)) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
+  for (const l of loose) if (!inLoadedPacks(ctx, l.oid, names)) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
   if (fresh.length > 0) parts.push(encodePack(fresh));
   return (await writeJoinedPack(ctx, parts))?.name ?? null;
 }
