@@ -9,13 +9,11 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runPolicyEval } from './eval/run-policy-eval.js';
+import { scriptArg } from './script-arg.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
-const arg = (name: string): string | undefined => {
-  const i = argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : argv[i + 1];
-};
+const arg = (name: string): string | undefined => scriptArg(argv, name);
 const numbers = (v: string | undefined, fallback: readonly number[]): readonly number[] =>
   v === undefined ? fallback : v === 'none' ? [] : v.split(',').map(Number);
 const corpora = arg('corpora')?.split(',');

@@ -17,13 +17,11 @@ import { prepareCalls } from './eval/prepare-calls.js';
 import { replayPolicy } from './eval/replay-policy.js';
 import { requestRenderer } from './eval/request-renderer.js';
 import { createTokenMeter, OVERHEAD } from './eval/token-meter.js';
+import { scriptArg } from './script-arg.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
-const arg = (name: string, fallback: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i < 0 ? fallback : (argv[i + 1] ?? fallback);
-};
+const arg = (name: string, fallback: string): string => scriptArg(argv, name, fallback);
 const budget = Number(arg('budget', '8000'));
 const long = Number(arg('long', '0'));
 const tokenizer = await loadTokenizer('o200k_base');
