@@ -14,7 +14,8 @@ const SAID_SHARE = 1 / 2;
  * work, the continuation view of {@link analyzeSpan} followed by a `VALUES:` line (up to half the allowance) with
  * the distinctive values of the folded results ranked by how likely a later call reuses them (fields named like the
  * calls' arguments, identifier-shaped values, values already reused, newest first) and a `SAID:` line (up to half of
- * what the values leave) with the words the folded steps wrote themselves ({@link saidWords}); else a
+ * what the values leave) with the distinctive words the folded steps wrote themselves (agent text and call arguments,
+ * ranked by how many steps wrote them, then newest first); else a
  * one-line-per-message digest, newest messages kept first, and the `SAID:` line (up to half the allowance). At most
  * `briefBytes` bytes of UTF-8 (the view's minimum is 64).
  *
