@@ -76,12 +76,18 @@ export class RulesInputError extends RulesError {
 }
 
 /**
- * A fold absorbed a summary of the parent list and needs the items that summary folded to write the new brief from
- * the originals (code `E_RULES_FOLDED_NEEDED`); `data.summary` names it. Pass them through `context.foldedOf` and
- * run again: the live list alone does not hold them.
+ * A fold absorbed summaries of the parent list and needs the items they folded to write the new brief from the
+ * originals (code `E_RULES_FOLDED_NEEDED`); `data.summaries` names every one its walk found missing (`data.summary`
+ * the first). Pass them through `context.foldedOf` and run again: the live list alone does not hold them.
  */
 export class RulesFoldedNeededError extends RulesError {
-  constructor(summary: string) {
-    super('E_RULES_FOLDED_NEEDED', `summary ${summary} is folded into a new one, but the items it folded were not given: pass them through context.foldedOf and run again.`, { summary });
+  constructor(summaries: readonly [string, ...string[]]) {
+    const [summary] = summaries;
+    const more = summaries.length > 1 ? ` (and ${summaries.length - 1} more)` : '';
+    super(
+      'E_RULES_FOLDED_NEEDED',
+      `summary ${summary}${more} is folded into a new one, but the items it folded were not given: pass them through context.foldedOf and run again.`,
+      { summary, summaries: [...summaries] },
+    );
   }
 }

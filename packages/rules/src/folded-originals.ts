@@ -21,27 +21,41 @@ export class FoldIndex {
     return this.#byKey.get(key);
   }
 
-  /** The items the summary `s` folded, in order; {@link RulesFoldedNeededError} when neither the list nor the lookup has them. */
-  children(s: ContextItem): readonly ContextItem[] {
+  /** The items the summary `s` folded, in order, when the list or the lookup has them. */
+  #found(s: ContextItem): readonly ContextItem[] | undefined {
     const keys = s.folded ?? [];
     const here = keys.map((k) => this.get(k));
     if (here.every((it) => it !== undefined && it.mergedInto === s.key)) return here as ContextItem[];
-    const under = this.lookup?.(s.key);
-    if (under === undefined) throw new RulesFoldedNeededError(s.key);
+    return this.lookup?.(s.key);
+  }
+
+  /** The items the summary `s` folded, in order; {@link RulesFoldedNeededError} when neither the list nor the lookup has them. */
+  children(s: ContextItem): readonly ContextItem[] {
+    const under = this.#found(s);
+    if (under === undefined) throw new RulesFoldedNeededError([s.key]);
     return under;
   }
 
-  /** The originals (items without `folded`) under the items keyed `keys`, in order, descending through every summary among them. */
+  /**
+   * The originals (items without `folded`) under the items keyed `keys`, in order, descending through every summary
+   * among them; {@link RulesFoldedNeededError} naming every summary of the walk whose items are missing (all at
+   * once: a run again per missing summary would cost a pipeline run each).
+   */
   originals(keys: readonly string[]): ContextItem[] {
     const out: ContextItem[] = [];
+    const missing: string[] = [];
     const walk = (it: ContextItem): void => {
-      if (it.folded === undefined) out.push(it);
-      else for (const c of this.children(it)) walk(c);
+      if (it.folded === undefined) return void out.push(it);
+      const under = this.#found(it);
+      if (under === undefined) missing.push(it.key);
+      else for (const c of under) walk(c);
     };
     for (const k of keys) {
       const it = this.get(k);
       if (it !== undefined) walk(it);
     }
+    const [first, ...rest] = missing;
+    if (first !== undefined) throw new RulesFoldedNeededError([first, ...rest]);
     return out;
   }
 

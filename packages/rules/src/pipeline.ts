@@ -57,7 +57,7 @@ export interface PipelineContext {
   /**
    * The items a summary of the parent list folded (they live under it, not in the live list), in order: read only
    * when a fold absorbs that summary, to write the new brief from the originals. @defaultValue none: such a fold
-   * throws `RulesFoldedNeededError` naming the summary
+   * throws `RulesFoldedNeededError` naming the summaries its walk found missing
    */
   readonly foldedOf?: FoldedLookup;
   /**

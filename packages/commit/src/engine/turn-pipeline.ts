@@ -49,8 +49,10 @@ export async function runTurnPipeline(
     try {
       run = await runPipelineAsync(pinned.parent, pinned.inputs, context);
     } catch (err) {
-      const key = err instanceof RulesFoldedNeededError ? String(err.data['summary']) : undefined;
-      if (key === undefined || folded.has(key) || !(await loadFolded(key, folded))) throw err;
+      // every summary the fold's walk found missing is read before the next run (not one run per summary)
+      const keys = err instanceof RulesFoldedNeededError ? (err.data['summaries'] as readonly string[]).filter((k) => !folded.has(k)) : [];
+      if (keys.length === 0) throw err;
+      for (const key of keys) if (!(await loadFolded(key, folded))) throw err;
     }
   }
   // Positions are relative to the list the pipeline got: when pins changed parent items, the caller diffs against its own.
