@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** Where a version-2 index's sorted names start (after the magic, the version and the fan-out table). */
-const NAMES = 8 + 256 * 4;
+import { compareNames, indexCount, indexOffsetAt, INDEX_NAMES as NAMES } from './pack-codec.js';
 
 /** The objects of a join of pack indexes in name order: for each, the part that lists it and its position there. */
 export interface JoinOrder {
@@ -9,31 +7,12 @@ export interface JoinOrder {
   readonly at: Uint32Array;
 }
 
-const countOf = (idx: Buffer): number => idx.readUInt32BE(8 + 255 * 4);
-
-/** The name at `i` of index `a` against the name at `j` of index `b`, by a byte loop. */
-function compareAt(a: Buffer, i: number, b: Buffer, j: number): number {
-  const x = NAMES + i * 20;
-  const y = NAMES + j * 20;
-  for (let k = 0; k < 20; k++) {
-    const d = (a[x + k] as number) - (b[y + k] as number);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** The pack offset that index `idx` (of `count` objects) gives its `i`-th name (64-bit ones resolved). */
-function offsetAt(idx: Buffer, count: number, i: number): number {
-  const off = idx.readUInt32BE(NAMES + count * 24 + i * 4);
-  return (off & 0x80000000) === 0 ? off : Number(idx.readBigUInt64BE(NAMES + count * 28 + (off & 0x7fffffff) * 8));
-}
-
 /**
  * The names of `idxs` merged in order (a k-way merge of their sorted name tables, two typed arrays: no string or object
  * per entry); null when two indexes list the same object.
  */
 export function mergeIndexNames(idxs: readonly Buffer[]): JoinOrder | null {
-  const counts = idxs.map(countOf);
+  const counts = idxs.map(indexCount);
   const n = counts.reduce((s, c) => s + c, 0);
   const part = new Uint16Array(n);
   const at = new Uint32Array(n);
@@ -44,7 +23,7 @@ export function mergeIndexNames(idxs: readonly Buffer[]): JoinOrder | null {
       if ((next[k] as number) >= (counts[k] as number)) continue;
       if (best >= 0) {
         // two heads that are equal meet here once their name is the smallest left
-        const c = compareAt(idxs[k] as Buffer, next[k] as number, idxs[best] as Buffer, next[best] as number);
+        const c = compareNames(idxs[k] as Buffer, NAMES + (next[k] as number) * 20, idxs[best] as Buffer, NAMES + (next[best] as number) * 20);
         if (c === 0) return null;
         if (c > 0) continue;
       }
@@ -63,13 +42,13 @@ export function mergeIndexNames(idxs: readonly Buffer[]): JoinOrder | null {
  * ({@link mergeIndexNames}). The same bytes as `encodeIndex` of the parts' shifted entries.
  */
 export function joinIndexes(idxs: readonly Buffer[], order: JoinOrder, shifts: readonly number[], packSum: Buffer): Buffer {
-  const counts = idxs.map(countOf);
+  const counts = idxs.map(indexCount);
   const n = order.part.length;
   const offsets = new Float64Array(n);
   let large = 0;
   for (let o = 0; o < n; o++) {
     const k = order.part[o] as number;
-    const off = offsetAt(idxs[k] as Buffer, counts[k] as number, order.at[o] as number) + (shifts[k] as number);
+    const off = indexOffsetAt(idxs[k] as Buffer, counts[k] as number, order.at[o] as number) + (shifts[k] as number);
     offsets[o] = off;
     if (off >= 0x80000000) large++;
   }

@@ -174,16 +174,35 @@ export interface IndexEntry {
   readonly crc: number;
 }
 
+/** Where a version-2 index's sorted names start (after the magic, the version and the fan-out table). */
+export const INDEX_NAMES = 8 + 256 * 4;
+
+/** How many objects a version-2 index lists (the last fan-out entry). */
+export const indexCount = (idx: Buffer): number => idx.readUInt32BE(8 + 255 * 4);
+
+/** The pack offset that a version-2 index of `count` objects gives its `i`-th name (64-bit ones resolved). */
+export function indexOffsetAt(idx: Buffer, count: number, i: number): number {
+  const off = idx.readUInt32BE(INDEX_NAMES + count * 24 + i * 4);
+  return (off & 0x80000000) === 0 ? off : Number(idx.readBigUInt64BE(INDEX_NAMES + count * 28 + (off & 0x7fffffff) * 8));
+}
+
+/** The 20-byte name of `a` at byte `aAt` against that of `b` at `bAt`, signed as `Buffer.compare` (a byte loop: `Buffer.compare` with offsets validates them on every call). */
+export function compareNames(a: Buffer, aAt: number, b: Buffer, bAt: number): number {
+  for (let k = 0; k < 20; k++) {
+    const d = (a[aAt + k] as number) - (b[bAt + k] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 /** The entries a version-2 pack index lists, in name order (64-bit offsets resolved). */
 export function indexEntries(idx: Uint8Array): IndexEntry[] {
   const buf = Buffer.from(idx.buffer, idx.byteOffset, idx.byteLength);
-  const n = buf.readUInt32BE(8 + 255 * 4);
-  const names = 8 + 1024;
+  const n = indexCount(buf);
   const out: IndexEntry[] = [];
   for (let i = 0; i < n; i++) {
-    const off = buf.readUInt32BE(names + n * 24 + i * 4);
-    const offset = (off & 0x80000000) === 0 ? off : Number(buf.readBigUInt64BE(names + n * 28 + (off & 0x7fffffff) * 8));
-    out.push({ oid: buf.toString('hex', names + i * 20, names + (i + 1) * 20), offset, crc: buf.readUInt32BE(names + n * 20 + i * 4) });
+    const name = INDEX_NAMES + i * 20;
+    out.push({ oid: buf.toString('hex', name, name + 20), offset: indexOffsetAt(buf, n, i), crc: buf.readUInt32BE(INDEX_NAMES + n * 20 + i * 4) });
   }
   return out;
 }
@@ -193,7 +212,7 @@ export function encodeIndex(entries: readonly { oid: string; offset: number; crc
   const sorted = [...entries].sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
   const n = sorted.length;
   const large = sorted.filter((e) => e.offset >= 0x80000000);
-  const buf = Buffer.alloc(8 + 256 * 4 + n * 20 + n * 4 + n * 4 + large.length * 8 + 40);
+  const buf = Buffer.alloc(INDEX_NAMES + n * 20 + n * 4 + n * 4 + large.length * 8 + 40);
   buf.writeUInt32BE(0xff744f63, 0);
   buf.writeUInt32BE(2, 4);
   let p = 8;

@@ -3,6 +3,7 @@ import { CorruptObjectError, GitIoError } from '../errors.js';
 import type { FsFileHandleLike } from '../fs-like.js';
 import type { GitContext } from '../git-context.js';
 import { errnoOf, readFileOrNull } from './fs-ops.js';
+import { compareNames, indexCount, indexOffsetAt, INDEX_NAMES } from './pack-codec.js';
 import type { GitState, LoadedPack, RawObject } from './state.js';
 import { stateOf } from './state.js';
 
@@ -39,18 +40,9 @@ export async function refresh(ctx: GitContext): Promise<boolean> {
     if (bytes === null) continue;
     const idx = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (idx.length < 1072 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new CorruptObjectError(`pack index ${name}.idx`, 'not a version-2 pack index');
-    state.packs.set(name, { name, idx, count: idx.readUInt32BE(8 + 255 * 4), pack: undefined });
+    state.packs.set(name, { name, idx, count: indexCount(idx), pack: undefined });
   }
   return changed;
-}
-
-/** The index's name at `at` against `want` (20 bytes), as `idx.compare(want, 0, 20, at, at + 20)` signs it, by a byte loop (`Buffer.compare` with offsets validates them on every call). */
-function compareName(want: Buffer, idx: Buffer, at: number): number {
-  for (let k = 0; k < 20; k++) {
-    const d = (idx[at + k] as number) - (want[k] as number);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /** The offset of `oid` in the pack, by binary search in its index's sorted names; undefined when absent. */
@@ -59,16 +51,10 @@ function findOffset(p: LoadedPack, oid: string): number | undefined {
   const first = want[0] as number;
   let lo = first === 0 ? 0 : p.idx.readUInt32BE(8 + (first - 1) * 4);
   let hi = p.idx.readUInt32BE(8 + first * 4);
-  const names = 8 + 1024;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const cmp = compareName(want, p.idx, names + mid * 20);
-    if (cmp === 0) {
-      const off = p.idx.readUInt32BE(names + p.count * 24 + mid * 4);
-      if ((off & 0x80000000) === 0) return off;
-      const large = names + p.count * 28 + (off & 0x7fffffff) * 8;
-      return Number(p.idx.readBigUInt64BE(large));
-    }
+    const cmp = compareNames(p.idx, INDEX_NAMES + mid * 20, want, 0);
+    if (cmp === 0) return indexOffsetAt(p.idx, p.count, mid);
     if (cmp > 0) hi = mid;
     else lo = mid + 1;
   }

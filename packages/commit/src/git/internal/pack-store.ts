@@ -5,7 +5,7 @@ import { closePackFiles, inLoadedPacks, refresh, WHOLE_PACK_OBJECTS } from './pa
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
 import { readObjectInternal } from './object-io.js';
-import { encodePack, indexEntries } from './pack-codec.js';
+import { encodePack, indexCount, indexEntries } from './pack-codec.js';
 import type { EncodedPack, PackObject } from './pack-codec.js';
 import { rememberExisting, stateOf } from './state.js';
 
@@ -69,7 +69,7 @@ export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<
     { target: `${dir}/${name}.idx`, data: idx },
   ]);
   const state = stateOf(ctx);
-  const count = idx.readUInt32BE(8 + 255 * 4);
+  const count = indexCount(idx);
   // a large pack is read entry by entry, as one another process wrote: its bytes are not kept
   state.packs.set(name, { name, idx, count, pack: count <= WHOLE_PACK_OBJECTS ? pack : undefined });
   for (const e of indexEntries(idx)) rememberExisting(state, e.oid);
