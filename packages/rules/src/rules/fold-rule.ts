@@ -153,7 +153,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
 }
 
 /**
- * Folding (`fold@6`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@7`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -162,9 +162,10 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * folds, never the originals of an earlier summary ({@link foldedOriginals} walks the nesting). Never folded:
  * system items, the latest user turn, pinned, anchor, locked, protected-tool items and the protected part of
  * the critical chain; a run never mixes items of different attach blocks.
- * Phases, each down to the lower mark and entered only while the history stays above the upper mark:
- * (1) runs before the tail window, the whole critical chain protected; (2) runs reaching into the tail, never
- * the latest round (the last assistant step and its results); (3) only the newest chain results within
+ * Phases, each down to the lower mark: (1) runs before the tail window, the whole critical chain protected;
+ * (2) while above the lower mark, runs reaching into the tail, never the latest round (the last assistant step and
+ * its results): the prefix is rewritten from the first fold on anyway, so one fold turn goes down to the lower mark
+ * rather than leaving the next turns a fold each; (3) while above the upper mark, only the newest chain results within
  * `chainShare` protected (summary reason `fold_chain_share`); (4) above the emergency mark, no chain result
  * protected (reason `fold_emergency`), and runs may start anywhere, earlier summaries included. Other summaries
  * have reason `fold`.
@@ -194,7 +195,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 6,
+    version: 7,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
@@ -213,7 +214,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
       let lifted = false;
       const tried = new Set<string>();
       // Phase 1 folds before the tail window with the whole critical chain protected; phase 2 (still above
-      // the upper mark) reaches into the tail but never into the latest round; phase 3 (still above the upper
+      // the lower mark) reaches into the tail but never into the latest round; phase 3 (still above the upper
       // mark) protects only the newest part of the chain within `chainShare`; phase 4 (above the emergency
       // mark) protects no chain result. Each phase folds down to the lower mark.
       let phase = 1;
@@ -270,7 +271,10 @@ export function foldRule(options: RulesOptions = {}): Rule {
           runs = undefined;
           continue;
         }
-        if (phase < 3 && h > band.upper) phase++;
+        // The first fold broke the cached prefix: folding on into the tail rewrites nothing more, and saves the
+        // next turns a fold of their own. Chain results are let go only while above the upper mark.
+        if (phase === 1 && h > band.lower) phase++;
+        else if (phase === 2 && h > band.upper) phase++;
         else if (phase === 3 && h > band.emergency) phase++;
         else break;
         runs = undefined;
