@@ -59,7 +59,8 @@ const idShaped = (s: string): boolean => (LETTER.test(s) && DIGIT.test(s)) || /[
  * The distinctive values of the tool results in `originals`, ranked by how likely a later call is to reuse them, on
  * one line `VALUES: key=value, …` of at most `allowance` bytes (UTF-8), or `''` when none fits. From a JSON result,
  * every scalar field short enough to be a value (up to three words, 64 characters); from other text, the
- * identifier-shaped runs. Ranked by: the field is named like an argument of a call in the span (a later call
+ * identifier-shaped runs; from an aged result's stub or a nested summary's brief, the values its `VALUES:` line kept.
+ * Ranked by: the field is named like an argument of a call in the span (a later call
  * passes it: `user_id`, `path`), the value is identifier-shaped (letters with digits, or joined by `_ - / . :`), a
  * step already reused it, then newest result first.
  *
@@ -83,8 +84,14 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
     const score = (named ? 4 : 0) + (kept ? 4 : 0) + (field ? 2 : 0) + (idShaped(value) ? 2 : 0) + (reused.has(value.toLowerCase()) ? 1 : 0);
     out.push({ label, value, score, rank: rank++ });
   };
+  const addKept = (part: string): void => add('', part, false, false, true);
   for (let i = originals.length - 1; i >= 0; i--) {
     const it = originals[i] as ContextItem;
+    // a nested summary's brief carries the values it kept: they stay ranked as kept
+    if (it.folded !== undefined) {
+      for (const b of it.blocks) if (b.type === 'text') for (const part of VALUES_LINE.exec(b.text)?.[1]?.split(', ') ?? []) addKept(part);
+      continue;
+    }
     if (it.role !== 'tool') continue;
     for (const b of it.blocks) {
       if (b.type !== 'tool_result') continue;
@@ -107,8 +114,7 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
         continue;
       }
       // an aged result's stub carries its ranked values: they come first, in their order
-      const line = VALUES_LINE.exec(b.output)?.[1];
-      if (line !== undefined) for (const part of line.split(', ')) add('', part, false, false, true);
+      for (const part of VALUES_LINE.exec(b.output)?.[1]?.split(', ') ?? []) addKept(part);
       for (const m of b.output.matchAll(RUN)) if (m[0].length >= 5 && m[0].length <= 64 && idShaped(m[0])) add('', m[0], false);
     }
   }

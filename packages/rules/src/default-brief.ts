@@ -35,9 +35,9 @@ export function defaultBrief(originals: readonly ContextItem[], briefBytes = 140
   const join = (...lines: string[]): string => lines.filter((l) => l !== '').join('\n');
   const opts = cache === undefined ? {} : { cache };
   const tools = span.some((it) => it.role === 'tool');
-  // Without tool work: a digest of the messages. With it: up to half the allowance carries the values later calls
-  // are likely to pass on, and the continuation view the rest.
-  const values = tools ? briefValues(span, Math.floor(briefBytes / 2)) : '';
+  // Without tool work: a digest of the messages. With it (or a nested summary's values): up to half the allowance
+  // carries the values later calls are likely to pass on, and the continuation view the rest.
+  const values = tools || span.some((it) => it.folded !== undefined) ? briefValues(span, Math.floor(briefBytes / 2)) : '';
   const left = briefBytes - bytes(values);
   const text = (allowance: number): string => (tools ? analyzeSpan(span, { briefBytes: Math.max(64, allowance), ...opts }).continuation.text : conversationBrief(span, Math.max(64, allowance)));
   // The words the steps wrote themselves that neither spells (what a later step writes again) take up to SAID_SHARE

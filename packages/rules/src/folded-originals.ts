@@ -37,23 +37,30 @@ export class FoldIndex {
   }
 
   /**
-   * The originals (items without `folded`) under the items keyed `keys`, in order, descending through every summary
-   * among them; {@link RulesFoldedNeededError} naming every summary of the walk whose items are missing (all at
-   * once: a run again per missing summary would cost a pipeline run each).
+   * What a brief of the items keyed `keys` is written from, in list order: the items, each summary among them opened
+   * down to its originals while at most `limit` items come out, the newest summaries first; a summary left closed is
+   * read through its own brief. A fold thus costs at most `limit` items, however much history its summaries nest.
+   * {@link RulesFoldedNeededError} names every summary to open whose items are missing, all at once.
    */
-  originals(keys: readonly string[]): ContextItem[] {
-    const out: ContextItem[] = [];
+  briefSources(keys: readonly string[], limit: number): ContextItem[] {
     const missing: string[] = [];
-    const walk = (it: ContextItem): void => {
-      if (it.folded === undefined) return void out.push(it);
-      const under = this.#found(it);
-      if (under === undefined) missing.push(it.key);
-      else for (const c of under) walk(c);
+    let left = limit - keys.length;
+    const open = (items: readonly ContextItem[]): ContextItem[] => {
+      const out: (ContextItem | ContextItem[])[] = [...items];
+      for (let i = items.length - 1; i >= 0; i--) {
+        const it = items[i] as ContextItem;
+        if (it.folded === undefined || it.folded.length - 1 > left) continue;
+        const under = this.#found(it);
+        if (under === undefined) {
+          missing.push(it.key);
+          continue;
+        }
+        left -= under.length - 1;
+        out[i] = open(under);
+      }
+      return out.flat();
     };
-    for (const k of keys) {
-      const it = this.get(k);
-      if (it !== undefined) walk(it);
-    }
+    const out = open(keys.flatMap((k) => this.get(k) ?? []));
     const [first, ...rest] = missing;
     if (first !== undefined) throw new RulesFoldedNeededError([first, ...rest]);
     return out;

@@ -49,7 +49,7 @@ const wordsOf = (text: string): Set<string> => new Set(runs(text).map((w) => w.t
  * what it named before (the file it was editing, the function, the approach, the term it used for a finding), so
  * what a folded step wrote is what a later step is most likely to write again. Words of 5 to 64 characters with a
  * letter, common English words left out, each once in its first spelling; ranked by how many steps of the span wrote
- * it, then newest step first.
+ * it, then newest step first. A nested summary counts as a step that wrote the words of its brief.
  *
  * @param originals - The folded items, in list order.
  * @param allowance - Byte allowance of the line.
@@ -68,7 +68,9 @@ export function saidWords(originals: readonly ContextItem[], allowance: number, 
     const it = originals[i] as ContextItem;
     const texts: string[] = [];
     for (const b of it.blocks) {
-      if (it.role === 'assistant' && b.type === 'text') texts.push(b.text);
+      // a nested summary: the words of its brief (what it kept of its steps, in its view and its lines)
+      if (it.folded !== undefined) texts.push(b.type === 'text' ? b.text : '');
+      else if (it.role === 'assistant' && b.type === 'text') texts.push(b.text);
       else if (b.type === 'tool_call') texts.push(argumentText(b.arguments));
     }
     const here = new Set<string>();

@@ -85,10 +85,11 @@ describe('foldRule', () => {
     expect(nested.find((i) => i.key === s1.key)).toMatchObject({ ...s1, state: 'summarized', reason: 'folded' });
     expect(second.folds.has(s1.key)).toBe(false);
     for (const k of s1.folded!) expect(flat.find((i) => i.key === k)).toBe(first.folds.get(s1.key)!.find((i) => i.key === k));
-    // The originals behind s2, through s1, in list order; the brief is written from all of them.
+    // The originals behind s2, through s1, in list order.
     const originals = foldedOriginals(second.items, s2.key, store.get);
     expect(originals.map((i) => i.key)).toEqual(flat.filter((i) => i.state === 'summarized' && i.folded === undefined).map((i) => i.key));
     expect(originals.slice(0, s1.folded!.length).map((i) => i.key)).toEqual(s1.folded);
+    // The brief is written from all of them (far under the limit of items a brief reads).
     expect((s2.blocks[0] as { text: string }).text.startsWith(`[ctxgit brief] ${originals.length} earlier messages\n`)).toBe(true);
     expect(foldedOriginals(flat, s1.key).map((i) => i.key)).toEqual(s1.folded);
   });
@@ -277,6 +278,28 @@ describe('defaultBrief keeps what later calls reuse', () => {
     const kept = defaultBrief([aged, ...span], 1400).split('\n').find((l) => l.startsWith('VALUES: '))!;
     expect(kept).toContain('payment_methods=credit_card_4421486');
     expect(kept.indexOf('payment_methods=credit_card_4421486')).toBeLessThan(kept.indexOf('cabin=economy'));
+  });
+
+  it('carries what a nested summary read through its brief kept: its values and its words', () => {
+    const nested = {
+      ...item('sm_old', 'user', [{ type: 'text', text: '[ctxgit brief] 4 steps, 3 tool results\nNEXT:\n- open fields.py at TimeDelta._serialize\nVALUES: user_id=mia_li_3668, credit_card_4421486\nSAID: precision_loss' }]),
+      state: 'summary' as const,
+      folded: ['a0', 't0'],
+    };
+    const span = [
+      nested,
+      item('a1', 'assistant', [{ type: 'text', text: 'Listing the directory.' }]),
+      item('t1', 'tool', [
+        { type: 'tool_call', id: 't1', name: 'ls', arguments: '{}' },
+        { type: 'tool_result', callId: 't1', name: 'ls', output: 'fields.py\nsetup.py' },
+      ]),
+    ];
+    const lines = defaultBrief(span, 1400).split('\n');
+    // the brief's view reads the steps of the span; the nested summary's kept values and words carry on beside them
+    expect(lines.find((l) => l.startsWith('VALUES: '))).toMatch(/^VALUES: .*user_id=mia_li_3668, credit_card_4421486/);
+    const said = lines.find((l) => l.startsWith('SAID: '))!.split(' ');
+    expect(said).toContain('precision_loss');
+    expect(said).toContain('TimeDelta._serialize');
   });
 
   it('carries the words the folded steps wrote themselves, those written by more steps first, not those the brief already spells', () => {

@@ -42,14 +42,17 @@ function runsOf(items: readonly ContextItem[], prot: Protection, from: number, l
   return runs;
 }
 
+/** Items a brief reads at most through the summaries its span folds (the rest through their own briefs). */
+const BRIEF_SOURCES = 256;
+
 const runId = (items: readonly ContextItem[], r: Run): string => `${items[r.at[0] as number]?.key}..${items[r.at.at(-1) as number]?.key}`;
 
 /** The summary that would fold the visible items at `at`, and the tokens it would free; costs the span and its originals, not the list. */
 function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, ctx: RuleContext, reason: string): { summary: ContextItem; saved: number } {
   const span = at.map((i) => l.items[i] as ContextItem);
   const folded = span.map((it) => it.key);
-  // The brief is written from the originals, through the summaries the span holds (the list's maps only then).
-  const originals = span.some((it) => it.folded !== undefined) ? l.originals(folded) : span;
+  // The brief is written from the span with its summaries opened, newest first, up to BRIEF_SOURCES items.
+  const originals = span.some((it) => it.folded !== undefined) ? l.briefSources(folded, BRIEF_SOURCES) : span;
   const key = summaryKey(folded);
   // A summary costs at most half the visible tokens it replaces (not of the originals behind nested summaries, or
   // summaries of summaries grow toward the allowance): start at about 2 bytes a token and halve the allowance while
@@ -178,7 +181,9 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * `maxFoldAttempts` folds happen per run, unless the history is still above the emergency mark after them:
  * then folding goes on to the lower mark in passes, each folding every run it needs on the protection found
  * at its start (an imported session can need hundreds of folds). The brief is
- * {@link defaultBrief} of all the originals (the continuation view of the span) under
+ * {@link defaultBrief} of the span, its summaries opened down to their originals, the newest first, while at most 256
+ * items come out; a summary left closed is read through its brief, whose values and words carry on. A fold thus
+ * reads a bounded number of items, never the whole history its summaries nest; under
  * `min(briefBytes, max(160, 2 × tokens of the span))` bytes, halved (down to 160) while the brief costs more than half
  * the span's tokens.
  *
