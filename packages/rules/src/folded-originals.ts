@@ -36,29 +36,6 @@ export class FoldIndex {
     return under;
   }
 
-  /**
-   * The originals (items without `folded`) under the items keyed `keys`, in order, descending through every summary
-   * among them; {@link RulesFoldedNeededError} naming every summary of the walk whose items are missing (all at
-   * once: a run again per missing summary would cost a pipeline run each).
-   */
-  originals(keys: readonly string[]): ContextItem[] {
-    const out: ContextItem[] = [];
-    const missing: string[] = [];
-    const walk = (it: ContextItem): void => {
-      if (it.folded === undefined) return void out.push(it);
-      const under = this.#found(it);
-      if (under === undefined) missing.push(it.key);
-      else for (const c of under) walk(c);
-    };
-    for (const k of keys) {
-      const it = this.get(k);
-      if (it !== undefined) walk(it);
-    }
-    const [first, ...rest] = missing;
-    if (first !== undefined) throw new RulesFoldedNeededError([first, ...rest]);
-    return out;
-  }
-
   /** The originals under the summary `s`, in order. */
   originalsOf(s: ContextItem): ContextItem[] {
     return this.children(s).flatMap((c) => (c.folded === undefined ? [c] : this.originalsOf(c)));

@@ -44,23 +44,24 @@ function runsOf(items: readonly ContextItem[], prot: Protection, from: number, l
 
 const runId = (items: readonly ContextItem[], r: Run): string => `${items[r.at[0] as number]?.key}..${items[r.at.at(-1) as number]?.key}`;
 
-/** The summary that would fold the visible items at `at`, and the tokens it would free; costs the span and its originals, not the list. */
+/** The summary that would fold the visible items at `at`, and the tokens it would free; costs the span, not the list. */
 function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, ctx: RuleContext, reason: string): { summary: ContextItem; saved: number } {
   const span = at.map((i) => l.items[i] as ContextItem);
   const folded = span.map((it) => it.key);
-  // The brief is written from the originals, through the summaries the span holds (the list's maps only then).
-  const originals = span.some((it) => it.folded !== undefined) ? l.originals(folded) : span;
+  // The brief is written from the span as the list shows it: a summary in it is read as its brief (what it stands
+  // for), never through the originals behind it, so a fold costs its span, not the history its summaries nest.
+  const shown = span.map((it): ContextItem => (it.state === 'summary' ? { ...it, state: 'aged' } : it));
   const key = summaryKey(folded);
   // A summary costs at most half the visible tokens it replaces (not of the originals behind nested summaries, or
   // summaries of summaries grow toward the allowance): start at about 2 bytes a token and halve the allowance while
   // the brief, ID-dense text running under 2 bytes a token, still costs more.
   const spanTokens = span.reduce((s, it) => s + it.tokens, 0);
   let allowance = Math.min(o.briefBytes, Math.max(160, spanTokens * 2));
-  let blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance, ctx.cache) }];
+  let blocks = [{ type: 'text' as const, text: defaultBrief(shown, allowance, ctx.cache) }];
   let tokens = ctx.countTokens(blocks);
   while (tokens * 2 > spanTokens && allowance > 160) {
     allowance = Math.max(160, allowance >> 1);
-    blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance, ctx.cache) }];
+    blocks = [{ type: 'text' as const, text: defaultBrief(shown, allowance, ctx.cache) }];
     tokens = ctx.countTokens(blocks);
   }
   const attachedFrom = span[0]?.attachedFrom;
@@ -153,7 +154,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
 }
 
 /**
- * Folding (`fold@6`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@7`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -177,7 +178,8 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * `maxFoldAttempts` folds happen per run, unless the history is still above the emergency mark after them:
  * then folding goes on to the lower mark in passes, each folding every run it needs on the protection found
  * at its start (an imported session can need hundreds of folds). The brief is
- * {@link defaultBrief} of all the originals (the continuation view of the span) under
+ * {@link defaultBrief} of the span as the list shows it (a summary in it read as its brief, not through the
+ * originals behind it: a fold costs its span, never the history its summaries nest) under
  * `min(briefBytes, max(160, 2 × tokens of the span))` bytes, halved (down to 160) while the brief costs more than half
  * the span's tokens.
  *
@@ -194,7 +196,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 6,
+    version: 7,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
