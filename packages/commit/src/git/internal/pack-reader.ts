@@ -132,6 +132,7 @@ async function loadPack(ctx: GitContext, p: LoadedPack): Promise<Buffer> {
   return p.pack;
 }
 
+/** The whole pack file `name`; a gone pack is a GitIoError with errno ENOENT (another pack holds its objects, see findInPacks). */
 async function readPack(ctx: GitContext, name: string): Promise<Buffer> {
   const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${name}.pack`);
   if (bytes === null) throw new GitIoError('read', `${packDir(ctx)}/${name}.pack`, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
