@@ -2,6 +2,7 @@
 // reading the whole pack — and reads back byte for byte, from a fresh context, on disk and on memfs.
 import { describe, expect, test } from 'vitest';
 import { inBatch, listPacks } from '../src/git/internal/pack-store.js';
+import { stateOf } from '../src/git/internal/state.js';
 import { openGit } from '../src/git/open-git.js';
 import { readBlob } from '../src/git/read-blob.js';
 import { writeBlob } from '../src/git/write-blob.js';
@@ -70,5 +71,41 @@ describe('a pack of more than 4,096 objects is read entry by entry', () => {
     };
     const reader = await openGit({ dir, fs: noRead as unknown as typeof nodeFs });
     for (const i of [0, 1234, 4999]) expect(Buffer.from(await readBlob(reader, oids[i] as string)).equals(blobs[i] as Buffer)).toBe(true);
+  });
+
+  test('a small pack another process wrote is read entry by entry too: a cold start does not read the packs whole', async () => {
+    const dir = await tempRepoDir();
+    const writer = await openGit({ dir, fsync: false, maintenance: false });
+    const oids = await inBatch(writer, async () => Promise.all(blobs.slice(0, 300).map(async (b) => writeBlob(writer, b))));
+    const reader = await openGit({ dir });
+    const read = await Promise.all([3, 150, 299].map(async (i) => Buffer.from(await readBlob(reader, oids[i] as string))));
+    expect(read.map((b, k) => b.equals(blobs[[3, 150, 299][k] as number] as Buffer))).toEqual([true, true, true]);
+    expect([...stateOf(reader).packs.values()].map((p) => p.pack)).toEqual([undefined]);
+  });
+
+  test('without reads at a position, concurrent first reads of a pack share one read of it', async () => {
+    const dir = await tempRepoDir();
+    const writer = await openGit({ dir, fsync: false, maintenance: false });
+    const oids = await inBatch(writer, async () => Promise.all(blobs.slice(0, 300).map(async (b) => writeBlob(writer, b))));
+    const nodeFs = await import('node:fs');
+    let packReads = 0;
+    const noRead = {
+      ...nodeFs,
+      promises: {
+        ...nodeFs.promises,
+        readFile: async (path: string) => {
+          if (path.endsWith('.pack')) packReads++;
+          return nodeFs.promises.readFile(path);
+        },
+        open: async (path: string, flags: string) => {
+          const h = await nodeFs.promises.open(path, flags);
+          return { writeFile: h.writeFile.bind(h), datasync: h.datasync.bind(h), close: h.close.bind(h) };
+        },
+      },
+    };
+    const reader = await openGit({ dir, fs: noRead as unknown as typeof nodeFs });
+    const read = await Promise.all(oids.slice(0, 40).map(async (oid) => readBlob(reader, oid)));
+    expect(read.every((b, i) => Buffer.from(b).equals(blobs[i] as Buffer))).toBe(true);
+    expect(packReads).toBe(1);
   });
 });

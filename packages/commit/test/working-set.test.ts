@@ -3,7 +3,7 @@ import { render } from '@ctxgit/render';
 import { openRepo } from '../src/index.js';
 import { readCommitObject } from '../src/git/index.js';
 import { readTree } from '../src/git/read-tree.js';
-import type { Repo } from '../src/index.js';
+import type { FsFileHandleLike, FsLike, Repo } from '../src/index.js';
 import type { GitContext } from '../src/git/index.js';
 import { FS_KINDS, git, stepClock } from './helpers.js';
 
@@ -35,7 +35,62 @@ async function history(ctx: GitContext, tree: string): Promise<Set<string>> {
   return out;
 }
 
+/** `fs` with the bytes read from pack files (whole, or at a position through a handle) added up in `n.bytes`. */
+function packBytesCounted(fs: FsLike, n: { bytes: number }): FsLike {
+  const p = fs.promises;
+  const handle = (h: FsFileHandleLike): FsFileHandleLike => ({
+    writeFile: (d) => h.writeFile(d),
+    datasync: () => h.datasync(),
+    close: () => h.close(),
+    ...(h.read === undefined ? {} : { read: async (b: Uint8Array, o: number, l: number, at: number) => {
+      const r = await (h.read as NonNullable<FsFileHandleLike['read']>).call(h, b, o, l, at);
+      n.bytes += r.bytesRead;
+      return r;
+    } }),
+  });
+  const promises = new Proxy(p, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (key === 'readFile') return async (path: string) => {
+        const out = await p.readFile(path);
+        if (path.endsWith('.pack')) n.bytes += out.length;
+        return out;
+      };
+      if (key === 'open') return async (path: string, flags: string) => {
+        const h = await p.open(path, flags);
+        return path.endsWith('.pack') ? handle(h) : h;
+      };
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { promises };
+}
+
+/** A cold start of a chat of `turns` turns: the objects it reads, the bytes it reads from pack files, and the repository's pack bytes. */
+async function coldStart(kind: (typeof FS_KINDS)[number], turns: number): Promise<{ objects: number; packBytesRead: number; packBytes: number; live: number }> {
+  const { repo, fs, gitdir } = await kind.open();
+  await chat(repo, turns);
+  const n = { bytes: 0 };
+  const read = new Set<string>();
+  const counted = packBytesCounted(fs, n);
+  const cold = await openRepo({ ...(kind.name === 'disk' ? { dir: gitdir } : { memory: true as const }), fs: counted, clock: stepClock(), fsync: false, onObjectRead: (oid) => void read.add(oid) });
+  const c = await (await cold.openSession('ws')).commit();
+  render(c, { provider: 'openai-chat' });
+  const dir = `${gitdir}/objects/pack`;
+  let packBytes = 0;
+  for (const f of (await fs.promises.readdir(dir)).map(String)) if (f.endsWith('.pack')) packBytes += (await fs.promises.readFile(`${dir}/${f}`)).length;
+  return { objects: read.size, packBytesRead: n.bytes, packBytes, live: c.items.length };
+}
+
 describe.each(FS_KINDS)('the working set on $name', (kind) => {
+  it('a cold start reads from the packs what the live items need, not the packs: 6 times the history, the same reads', async () => {
+    const short = await coldStart(kind, 15);
+    const long = await coldStart(kind, 90);
+    expect(long.packBytes).toBeGreaterThan(4 * short.packBytes);
+    expect(long.objects).toBeLessThan(1.5 * short.objects * Math.max(1, long.live / short.live));
+    expect(long.packBytesRead).toBeLessThan(2 * short.packBytesRead * Math.max(1, long.live / short.live));
+  });
+
   it('a cold start reads the live items only, never the history behind the summaries; the live list stays bounded', async () => {
     const { repo, fs, gitdir } = await kind.open();
     await chat(repo, 60);

@@ -77,7 +77,8 @@ export class FaultFs {
     const promises: FsPromisesLike = {
       readFile: (path) => gate('read', path, () => p.readFile(path)),
       writeFile: (path, d, o) => gate('write', path, () => p.writeFile(path, d, o), () => p.writeFile(path, half(d), o)),
-      open: (path, f) => gate('open', path, async () => handle(await p.open(path, f), path)),
+      // opening for reading (a pack read at a position) is a read, not a mutation
+      open: (path, f) => gate(f === 'r' ? 'read' : 'open', path, async () => handle(await p.open(path, f), path)),
       rename: (a, b) => gate('rename', `${a} -> ${b}`, () => p.rename(a, b)),
       unlink: (path) => gate('unlink', path, () => p.unlink(path)),
       mkdir: (path, o) => gate('mkdir', path, () => p.mkdir(path, o)),

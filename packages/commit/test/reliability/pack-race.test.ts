@@ -15,15 +15,15 @@ import { cleanTemps, tempDir } from './support.js';
 
 afterAll(cleanTemps);
 
-/** node's fs, with `beforePackRead` run before each read of a `.pack` file. */
+/** node's fs, with `beforePackRead` run before each read of a `.pack` file (whole, or its opening for reads at a position). */
 function hookedFs(beforePackRead: () => Promise<void>): FsLike {
   const p = nodeFs.promises;
   const promises = new Proxy(p, {
     get(target, key, receiver) {
-      if (key !== 'readFile') return Reflect.get(target, key, receiver) as unknown;
+      if (key !== 'readFile' && key !== 'open') return Reflect.get(target, key, receiver) as unknown;
       return async (path: nodeFs.PathLike, ...rest: unknown[]) => {
-        if (String(path).endsWith('.pack')) await beforePackRead();
-        return (p.readFile as (...a: unknown[]) => Promise<unknown>)(path, ...rest);
+        if (String(path).endsWith('.pack') && (key === 'readFile' || rest[0] === 'r')) await beforePackRead();
+        return (p[key] as (...a: unknown[]) => Promise<unknown>)(path, ...rest);
       };
     },
   });

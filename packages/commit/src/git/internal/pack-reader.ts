@@ -20,6 +20,17 @@ async function listIndexes(ctx: GitContext): Promise<string[]> {
   }
 }
 
+/** A pack's index file, or null when it is gone; concurrent listings (the first reads of a fresh context) share one read. */
+async function readIndex(ctx: GitContext, name: string): Promise<Uint8Array | null> {
+  const reads = stateOf(ctx).indexReads;
+  let read = reads.get(name);
+  if (read === undefined) {
+    read = readFileOrNull(ctx, `${packDir(ctx)}/${name}.idx`).finally(() => reads.delete(name));
+    reads.set(name, read);
+  }
+  return read;
+}
+
 /**
  * Re-reads the list of packs (one `readdir`): new ones are loaded (their index), removed ones forgotten. True when the
  * list changed (a pack appeared or went, or an index went between the listing and its read).
@@ -33,15 +44,17 @@ export async function refresh(ctx: GitContext): Promise<boolean> {
     state.packs.delete(name);
     changed = true;
   }
-  for (const name of names) {
-    if (state.packs.has(name)) continue;
+  const fresh = names.filter((name) => !state.packs.has(name));
+  // the new indexes are read at once (a fresh context lists every pack), in listing order into the pack list
+  const loaded = await Promise.all(fresh.map(async (name) => readIndex(ctx, name)));
+  fresh.forEach((name, i) => {
     changed = true;
-    const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${name}.idx`);
-    if (bytes === null) continue;
+    const bytes = loaded[i];
+    if (bytes === null || bytes === undefined || state.packs.has(name)) return;
     const idx = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (idx.length < 1072 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new CorruptObjectError(`pack index ${name}.idx`, 'not a version-2 pack index');
     state.packs.set(name, { name, idx, count: indexCount(idx), pack: undefined });
-  }
+  });
   return changed;
 }
 
@@ -109,19 +122,27 @@ function applyDelta(base: Uint8Array, delta: Uint8Array, where: string): Buffer 
   return out;
 }
 
-/** A pack's bytes, read once and kept with its index. */
+/** A pack's bytes, read once and kept with its index (concurrent first reads share the one read). */
 async function loadPack(ctx: GitContext, p: LoadedPack): Promise<Buffer> {
-  if (p.pack === undefined) {
-    const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${p.name}.pack`);
-    if (bytes === null) throw new GitIoError('read', `${packDir(ctx)}/${p.name}.pack`, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
-    p.pack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  if (p.pack !== undefined) return p.pack;
+  p.loading ??= readPack(ctx, p.name).finally(() => {
+    p.loading = undefined;
+  });
+  p.pack = await p.loading;
   return p.pack;
 }
 
+/** The whole pack file `name`; a gone pack is a GitIoError with errno ENOENT (another pack holds its objects, see findInPacks). */
+async function readPack(ctx: GitContext, name: string): Promise<Buffer> {
+  const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${name}.pack`);
+  if (bytes === null) throw new GitIoError('read', `${packDir(ctx)}/${name}.pack`, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /**
- * A pack of at most this many objects is read whole on its first read (small, and its delta chains then resolve in
- * memory); a larger one entry by entry, so that a cold start reads what it needs, not the history the pack holds.
+ * A pack of at most this many objects that this context writes keeps its bytes in memory (its delta chains resolve
+ * there); a pack read from storage is read entry by entry whatever its size, so that a cold start reads the objects
+ * it needs, not the history the packs hold.
  */
 export const WHOLE_PACK_OBJECTS = 4096;
 /** First read of an entry: its header and, for most entries, all of its deflated bytes. */
@@ -207,14 +228,12 @@ export async function closePackFiles(ctx: GitContext): Promise<void> {
 }
 
 /**
- * The bytes of the pack from `offset` on, enough for the entry there: the loaded pack when it is in memory, else,
- * for a pack of more than {@link WHOLE_PACK_OBJECTS} objects, read at that position (its header, then at most zlib's
- * bound for its size), so that reading a few objects of a large pack does not read the pack. Null when the pack is
- * to be read whole (small, or a file system that cannot read at a position).
+ * The bytes of the pack from `offset` on, enough for the entry there: the loaded pack when it is in memory, else
+ * read at that position (its header, then at most zlib's bound for its size), so that reading a few objects of a pack
+ * does not read the pack. Null when the pack is to be read whole (a file system that cannot read at a position).
  */
 async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Promise<{ bytes: Buffer; at: number; end: number } | null> {
   if (p.pack !== undefined) return { bytes: p.pack, at: offset, end: p.pack.length - 20 };
-  if (p.count <= WHOLE_PACK_OBJECTS) return null;
   const { handle, done } = await usePackFile(ctx, p);
   try {
     const readAt = handle.read?.bind(handle);

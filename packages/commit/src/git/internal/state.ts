@@ -15,6 +15,8 @@ export interface LoadedPack {
   readonly idx: Buffer;
   readonly count: number;
   pack: Buffer | undefined;
+  /** The read of the whole pack under way, when one is (a file system that cannot read at a position). */
+  loading?: Promise<Buffer> | undefined;
 }
 
 /** A pack file opened for reads at a position, shared by the reads of open batches. */
@@ -55,6 +57,8 @@ export interface GitState {
   maintenance: boolean;
   /** The packs read so far, by name (`pack-<sha1>`): index, and the pack's bytes once an entry was read. */
   readonly packs: Map<string, LoadedPack>;
+  /** Pack index reads under way, by pack name: concurrent listings share them. */
+  readonly indexReads: Map<string, Promise<Uint8Array | null>>;
   /** Object reads from packs under way (a read resolves its delta chain through the same pack files). */
   packReads: number;
   /** Pack files opened by reads during open batches or reads, by pack name: one handle per pack, closed once no batch and no read is open. */
@@ -87,7 +91,7 @@ function newGitState(): GitState {
     nonce: () => randomBytes(8).toString('hex'),
     abandoned: new Set(),
     known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
-    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), packReads: 0, packFiles: new Map() };
+    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map() };
 }
 
 /** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */
