@@ -126,20 +126,30 @@ function pushInsert(out: Out, target: Uint8Array, from: number, to: number): voi
 /** The hash of the window at `at + 1` from that of the window at `at`. */
 const roll = (h: number, bytes: Uint8Array, at: number): number => (Math.imul(h, MUL) - Math.imul(bytes[at] as number, MUL_OUT) + (bytes[at + BLOCK] as number)) | 0;
 
-/** The longest match of `target` from `i` among the base blocks of hash `h`, forwards only; length 0 when none. */
-function longestMatch(index: DeltaIndex, target: Uint8Array, i: number, h: number): { at: number; len: number } {
+/** A match of the target in the base: where it starts in the base and how long it is (0: none). */
+interface Match {
+  at: number;
+  len: number;
+}
+
+/**
+ * The longest match of `target` from `i` among the base blocks of hash `h`, forwards only, written into `best` (no
+ * object per position scanned).
+ */
+function longestMatch(index: DeltaIndex, target: Uint8Array, i: number, h: number, best: Match): void {
   const { base, heads, next, offsets, mask } = index;
-  let best = { at: -1, len: 0 };
+  best.at = -1;
+  best.len = 0;
   for (let slot = heads[h & mask] as number; slot !== -1; slot = next[slot] as number) {
     const at = offsets[slot] as number;
     let len = 0;
     while (at + len < base.length && i + len < target.length && base[at + len] === target[i + len]) len++;
     if (len > best.len) {
-      best = { at, len };
+      best.at = at;
+      best.len = len;
       if (len >= GOOD_MATCH) break;
     }
   }
-  return best;
 }
 
 /**
@@ -156,8 +166,10 @@ export function createDelta(index: DeltaIndex, target: Uint8Array, maxSize = Inf
   let literal = 0; // start of the bytes not yet written
   let i = 0;
   let h = target.length >= BLOCK ? blockHash(target, 0) : 0;
+  const match: Match = { at: -1, len: 0 };
+  const later: Match = { at: -1, len: 0 };
   while (i + BLOCK <= target.length) {
-    let match = longestMatch(index, target, i, h);
+    longestMatch(index, target, i, h, match);
     if (match.len < BLOCK) {
       // no block of the base here: the byte is a literal, and the window rolls on by one
       if (i + BLOCK < target.length) h = roll(h, target, i);
@@ -172,9 +184,10 @@ export function createDelta(index: DeltaIndex, target: Uint8Array, maxSize = Inf
       let hh = h;
       for (let k = i + 1; k < i + BLOCK && k + BLOCK <= target.length; k++) {
         hh = roll(hh, target, k - 1);
-        const later = longestMatch(index, target, k, hh);
+        longestMatch(index, target, k, hh, later);
         if (later.len >= BLOCK && k + later.len > start + match.len) {
-          match = later;
+          match.at = later.at;
+          match.len = later.len;
           start = k;
         }
       }
