@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { createDelta, indexBase } from './delta-encode.js';
+import { objectPaths } from './object-paths.js';
 import type { DeltaIndex } from './delta-encode.js';
 import type { RawObject } from './state.js';
 
@@ -34,8 +35,6 @@ const WINDOW = 10;
 const MAX_DEPTH = 50;
 /** Leading bytes of a blob that order it among blobs: versions of one item begin alike. */
 const BLOB_KEY = 64;
-/** Objects smaller than this are stored whole: a delta saves too little to pay for its search. */
-const MIN_DELTA_SIZE = 64;
 
 function objectHeader(type: number, size: number): number[] {
   let v = Math.floor(size / 16);
@@ -65,24 +64,23 @@ function offsetEncoding(distance: number): number[] {
 }
 
 /**
- * What sorts an object next to the objects it is likely a version of (git sorts by a hash of the path, which a pack of
- * decoded objects does not know): a tree's first entry (mode and name: the same directory in successive commits),
- * a blob's first {@link BLOB_KEY} bytes (one item's JSON in its successive states); nothing for a commit.
+ * What sorts an object next to the objects it is likely a version of: its path ({@link objectPaths}: the same file
+ * or directory in successive commits), else (no commit of the pack reaches it) a key of its first bytes: a tree's
+ * first entry's mode and name, a blob's first {@link BLOB_KEY} bytes; nothing for a commit.
  */
-function sortKey(o: PackObject): Buffer {
+function sortKey(o: PackObject, path: string | undefined): Buffer {
+  if (path !== undefined) return Buffer.concat([Buffer.of(0), Buffer.from(path)]);
   const c = Buffer.from(o.content.buffer, o.content.byteOffset, o.content.byteLength);
-  if (o.type === 'tree') {
-    const nul = c.indexOf(0);
-    return c.subarray(0, nul === -1 ? c.length : nul);
-  }
-  return o.type === 'blob' ? c.subarray(0, BLOB_KEY) : Buffer.alloc(0);
+  const nul = o.type === 'tree' ? c.indexOf(0) : -1;
+  const head = o.type === 'tree' ? c.subarray(0, nul === -1 ? c.length : nul) : o.type === 'blob' ? c.subarray(0, BLOB_KEY) : Buffer.alloc(0);
+  return Buffer.concat([Buffer.of(1), head]);
 }
 
 /**
- * Encodes objects as one pack (version 2) and its index (version 2). Objects are sorted by type, then by a key of
- * their first bytes ({@link sortKey}), then largest first, and each is stored as a delta ({@link createDelta})
+ * Encodes objects as one pack (version 2) and its index (version 2). Objects are sorted by type, then by path or a
+ * key of their first bytes ({@link sortKey}), then largest first, then latest first ({@link objectPaths}), and each is stored as a delta ({@link createDelta})
  * against the one of the {@link WINDOW} objects before it that gives the smallest, when that is less than half the
- * object; chains at most {@link MAX_DEPTH} deep. An object that comes with its stored entry (`stored`) keeps it
+ * object (git's rule, a deep base's delta held to less); chains at most {@link MAX_DEPTH} deep. An object that comes with its stored entry (`stored`) keeps it
  * when it is a delta whose base is packed too (its bytes copied, not searched again), and its deflated bytes when it
  * is whole and no delta is found. Every base precedes its deltas (`OFS_DELTA`), so the pack is self-contained, as
  * git requires on disk.
@@ -90,12 +88,15 @@ function sortKey(o: PackObject): Buffer {
 export function encodePack(objects: readonly PackObject[]): EncodedPack {
   const seen = new Set<string>();
   const unique = objects.filter((o) => (seen.has(o.oid) ? false : (seen.add(o.oid), true)));
-  const keys = new Map(unique.map((o) => [o.oid, sortKey(o)]));
+  const paths = objectPaths(unique);
+  const keys = new Map(unique.map((o) => [o.oid, sortKey(o, paths.get(o.oid)?.path)]));
+  const rank = (o: PackObject): number => paths.get(o.oid)?.rank ?? Infinity;
   const order = [...unique].sort(
     (a, b) =>
       TYPE_CODE[a.type] - TYPE_CODE[b.type] ||
       Buffer.compare(keys.get(a.oid) as Buffer, keys.get(b.oid) as Buffer) ||
       b.content.length - a.content.length ||
+      rank(a) - rank(b) ||
       (a.oid < b.oid ? -1 : 1),
   );
   const position = new Map(order.map((o, i) => [o.oid, i]));
@@ -136,17 +137,22 @@ export function encodePack(objects: readonly PackObject[]): EncodedPack {
       }
     }
     let best: { base: number; delta: Buffer } | undefined;
-    for (let j = i - 1; o.content.length >= MIN_DELTA_SIZE && j >= Math.max(0, i - WINDOW); j--) {
+    for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
       const base = order[j] as PackObject;
       // only a base already written: it cannot depend on this object
-      if ((offsets[j] as number) === -1 || base.type !== o.type || (depth[j] as number) >= MAX_DEPTH || base.content.length < MIN_DELTA_SIZE) continue;
+      if ((offsets[j] as number) === -1 || base.type !== o.type || (depth[j] as number) >= MAX_DEPTH) continue;
+      // git's limit: half the object (less a name) for a first delta, else the best so far; scaled down for a deep
+      // base, so chains branch instead of running MAX_DEPTH long and leaving the next versions without a base
+      const refDepth = best === undefined ? 1 : (depth[best.base] as number) + 1;
+      const most = best === undefined ? Math.floor(o.content.length / 2) - 20 : best.delta.length;
+      const limit = Math.floor((most * (MAX_DEPTH - (depth[j] as number))) / (MAX_DEPTH - refDepth + 1));
       // a delta holds at least the bytes the target has beyond its base
-      const limit = Math.min(best === undefined ? Infinity : best.delta.length - 1, Math.floor(o.content.length / 2));
-      if (o.content.length - base.content.length >= limit) continue;
+      if (limit <= 0 || o.content.length - base.content.length >= limit) continue;
       let index = indexes.get(j);
       if (index === undefined) indexes.set(j, (index = indexBase(base.content)));
       const delta = createDelta(index, o.content, limit);
-      if (delta !== null) best = { base: j, delta };
+      if (delta === null || (best !== undefined && (delta.length > best.delta.length || (delta.length === best.delta.length && (depth[j] as number) + 1 >= refDepth)))) continue;
+      best = { base: j, delta };
     }
     if (best !== undefined) {
       depth[i] = (depth[best.base] as number) + 1;
