@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { createDelta, indexBase } from './delta-encode.js';
 import { objectPaths } from './object-paths.js';
+import type { ObjectPath } from './object-paths.js';
 import type { DeltaIndex } from './delta-encode.js';
 import type { RawObject } from './state.js';
 
@@ -82,13 +83,13 @@ function sortKey(o: PackObject, path: string | undefined): Buffer {
  * against the one of the {@link WINDOW} objects before it that gives the smallest, when that is less than half the
  * object (git's rule, a deep base's delta held to less); chains at most {@link MAX_DEPTH} deep. An object that comes with its stored entry (`stored`) keeps it
  * when it is a delta whose base is packed too (its bytes copied, not searched again), and its deflated bytes when it
- * is whole and no delta is found. Every base precedes its deltas (`OFS_DELTA`), so the pack is self-contained, as
- * git requires on disk.
+ * is whole and no delta is found; with `search` false, no delta is searched (nor paths walked). Every base precedes
+ * its deltas (`OFS_DELTA`), so the pack is self-contained, as git requires on disk.
  */
-export function encodePack(objects: readonly PackObject[]): EncodedPack {
+export function encodePack(objects: readonly PackObject[], search = true): EncodedPack {
   const seen = new Set<string>();
   const unique = objects.filter((o) => (seen.has(o.oid) ? false : (seen.add(o.oid), true)));
-  const paths = objectPaths(unique);
+  const paths = search ? objectPaths(unique) : new Map<string, ObjectPath>();
   const keys = new Map(unique.map((o) => [o.oid, sortKey(o, paths.get(o.oid)?.path)]));
   const rank = (o: PackObject): number => paths.get(o.oid)?.rank ?? Infinity;
   const order = [...unique].sort(
@@ -137,7 +138,7 @@ export function encodePack(objects: readonly PackObject[]): EncodedPack {
       }
     }
     let best: { base: number; delta: Buffer } | undefined;
-    for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
+    for (let j = i - 1; search && j >= Math.max(0, i - WINDOW); j--) {
       const base = order[j] as PackObject;
       // only a base already written: it cannot depend on this object
       if ((offsets[j] as number) === -1 || base.type !== o.type || (depth[j] as number) >= MAX_DEPTH) continue;

@@ -26,7 +26,9 @@ const MIN_ROLL = 8;
  * against an earlier turn's objects, so its objects are searched again as their packs roll up, up to packs of this
  * size; larger ones are copied. Each object is searched O(log REDELTA_LIMIT) times, a roll-up's search is bounded.
  */
-const REDELTA_LIMIT = 2048;
+const REDELTA_LIMIT = 1024;
+/** A batch of fewer objects (a turn's) is packed without a delta search ({@link writePack}). */
+const SEARCH_MIN = 256;
 
 /** A pack file of the repository. */
 export interface PackInfo {
@@ -83,9 +85,13 @@ export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<
   return name;
 }
 
-/** Encodes objects as a pack (deltas searched) and writes it; returns its name, or null for no objects. */
+/**
+ * Encodes objects as a pack and writes it; returns its name, or null for no objects. Deltas are searched only among
+ * {@link SEARCH_MIN} objects or more: a turn's objects are new versions of objects in other packs, not of one
+ * another, and the roll-up that merges its pack searches them with those.
+ */
 export async function writePack(ctx: GitContext, objects: readonly PackObject[]): Promise<string | null> {
-  return objects.length === 0 ? null : storePack(ctx, encodePack(objects));
+  return objects.length === 0 ? null : storePack(ctx, encodePack(objects, objects.length >= SEARCH_MIN));
 }
 
 /** Every pack of the repository with its object count (one `readdir`; an index is read once per process). */
