@@ -27,15 +27,13 @@ const MUL_OUT = ((): number => {
   return p;
 })();
 
-/** A base indexed for {@link createDelta}: the offsets of its blocks by hash bucket, latest block first. */
+/** A base indexed for {@link createDelta}: its blocks by hash bucket, in base order (block `b` starts at `b * BLOCK`). */
 export interface DeltaIndex {
   readonly base: Uint8Array;
-  /** Bucket → first slot (−1: empty). */
+  /** Bucket → its first block (−1: empty). */
   readonly heads: Int32Array;
-  /** Slot → next slot of the same bucket (−1: end). */
+  /** Block → the next block of its bucket (−1: end). */
   readonly next: Int32Array;
-  /** Slot → offset of its block in the base. */
-  readonly offsets: Int32Array;
   readonly mask: number;
 }
 
@@ -53,21 +51,18 @@ export function indexBase(base: Uint8Array): DeltaIndex {
   while (size < blocks) size *= 2;
   const heads = new Int32Array(size).fill(-1);
   const next = new Int32Array(blocks);
-  const offsets = new Int32Array(blocks);
   const count = new Uint8Array(size);
   const mask = size - 1;
   // from the last block down, each pushed at the head: a bucket lists its blocks in base order; a full one keeps
   // the last BUCKET_LIMIT of them
   for (let b = blocks - 1; b >= 0; b--) {
-    const at = b * BLOCK;
-    const bucket = blockHash(base, at) & mask;
+    const bucket = blockHash(base, b * BLOCK) & mask;
     if ((count[bucket] as number) >= BUCKET_LIMIT) continue;
     count[bucket] = (count[bucket] as number) + 1;
-    offsets[b] = at;
     next[b] = heads[bucket] as number;
     heads[bucket] = b;
   }
-  return { base, heads, next, offsets, mask };
+  return { base, heads, next, mask };
 }
 
 /** A delta being written: its bytes so far in a buffer sized for the largest delta kept. */
@@ -137,11 +132,11 @@ interface Match {
  * object per position scanned).
  */
 function longestMatch(index: DeltaIndex, target: Uint8Array, i: number, h: number, best: Match): void {
-  const { base, heads, next, offsets, mask } = index;
+  const { base, heads, next, mask } = index;
   best.at = -1;
   best.len = 0;
-  for (let slot = heads[h & mask] as number; slot !== -1; slot = next[slot] as number) {
-    const at = offsets[slot] as number;
+  for (let block = heads[h & mask] as number; block !== -1; block = next[block] as number) {
+    const at = block * BLOCK;
     let len = 0;
     while (at + len < base.length && i + len < target.length && base[at + len] === target[i + len]) len++;
     if (len > best.len) {
