@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { compareAndSwapRef } from '../src/git/compare-and-swap-ref.js';
 import type { FsFileHandleLike } from '../src/git/fs-like.js';
 import type { GitContext } from '../src/git/git-context.js';
-import { listPacks, maintain, inBatch, packAll, packsToRollUp } from '../src/git/internal/pack-store.js';
+import { listPacks, maintain, inBatch, packAll, packsToRedelta, packsToRollUp } from '../src/git/internal/pack-store.js';
 import { stateOf } from '../src/git/internal/state.js';
 import type { PackInfo } from '../src/git/internal/pack-store.js';
 import { openGit } from '../src/git/open-git.js';
@@ -163,6 +163,23 @@ describe('pack join over a file system that reads in short pieces', () => {
     expect((await listPacks(fresh)).map((p) => p.name)).toEqual([only?.name]);
     const head = (await readRef(fresh, 'refs/heads/main')) as string;
     expect(await readAll(fresh, (await readCommitObject(fresh, head)).tree)).toEqual(blobs);
+  });
+});
+
+describe('packsToRedelta', () => {
+  const packs = (counts: readonly number[]): PackInfo[] => counts.map((count, i) => ({ name: `pack-${String(i).padStart(40, '0')}`, count }));
+  test('property: the smallest packs, two or more, holding at most 1,024 objects together; none rather than one', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5000 }), { maxLength: 12 }), (counts) => {
+        const all = packs(counts);
+        const picked = packsToRedelta(all);
+        expect(picked.length).not.toBe(1);
+        expect(picked.reduce((n, p) => n + p.count, 0)).toBeLessThanOrEqual(1024);
+        const largest = Math.max(0, ...picked.map((p) => p.count));
+        for (const p of all) if (!picked.includes(p) && picked.length > 0) expect(p.count).toBeGreaterThanOrEqual(largest);
+      }),
+    );
+    expect(packsToRedelta(packs([30, 35, 40, 2000, 500])).map((p) => p.count)).toEqual([30, 35, 40, 500]);
   });
 });
 

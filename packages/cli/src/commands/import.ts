@@ -105,8 +105,9 @@ async function runImport(io: CliIo, file: string, opts: ImportOptions): Promise<
     try {
       const scratch = await openRepo({ dir: scratchDir, fsync: false });
       const out = await replayAll(scratch, named, opts, progress, '');
-      // the replay's packs copied into one, no delta search over the whole import: at 1,000 turns 0.07 s instead of
-      // 9.5 s and a peak of 282 MB instead of 1,169 MB, for a pack 1.4x larger (`ctxgit gc` compacts it; bench/src/import.ts)
+      // the replay's packs copied into one, no delta search over the whole import: at 1,000 turns 0.15 s instead of
+      // 9.6 s and a peak of 288 MB instead of 1,191 MB, for a pack 1.3x larger (6.1 vs 4.7 MB; `ctxgit gc` compacts
+      // it; bench/src/import.ts)
       await adoptImport(io, dir, file, named, opts, await packSessions(scratch, { compact: false }));
       return out;
     } finally {

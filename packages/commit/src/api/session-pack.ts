@@ -29,7 +29,8 @@ export interface PackSessionsOptions {
   /**
    * Search deltas across every object (`gc`): the smallest pack, at the cost of a delta search (seconds for thousands
    * of objects). `false` copies the entries of the packs the writes left (as automatic maintenance rolls them up):
-   * for the chained corpus at 1,000 turns 17× faster, 2.7× less peak memory, a pack 1.4× larger. @defaultValue true
+   * for the chained corpus at 1,000 turns 0.15 s instead of 9.6 s, a peak of 288 MB instead of 1,191 MB, a pack
+   * 1.3× larger (6.1 vs 4.7 MB: maintenance searched the small packs already). @defaultValue true
    */
   readonly compact?: boolean;
 }

@@ -1,10 +1,23 @@
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
+import { createDelta, indexBase } from './delta-encode.js';
+import { objectPaths } from './object-paths.js';
+import type { ObjectPath } from './object-paths.js';
+import type { DeltaIndex } from './delta-encode.js';
 import type { RawObject } from './state.js';
 
 /** An object to pack. */
 export interface PackObject extends RawObject {
   readonly oid: string;
+  /** How a pack stores it already, when it comes from one: {@link encodePack} copies that entry instead of searching. */
+  readonly stored?: StoredEntry;
+}
+
+/** A pack entry as stored: its deflated data, the size its header gives, and its delta base when it is a delta. */
+export interface StoredEntry {
+  readonly data: Buffer;
+  readonly size: number;
+  readonly base?: string;
 }
 
 /** A pack file and its version-2 index, as git writes them under `objects/pack/`. */
@@ -21,74 +34,8 @@ const OFS_DELTA = 6;
 const WINDOW = 10;
 /** Longest delta chain (git's default depth). */
 const MAX_DEPTH = 50;
-/** Bytes of a copy instruction's size field at most (3 bytes). */
-const MAX_COPY = 0xffffff;
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  let v = n;
-  do {
-    let byte = v & 0x7f;
-    v = Math.floor(v / 128);
-    if (v > 0) byte |= 0x80;
-    out.push(byte);
-  } while (v > 0);
-  return out;
-}
-
-/** The common prefix and suffix of `base` and `target` (not overlapping): what a prefix/suffix delta copies. */
-function commonEnds(base: Uint8Array, target: Uint8Array): { pre: number; suf: number } {
-  const max = Math.min(base.length, target.length);
-  let pre = 0;
-  while (pre < max && base[pre] === target[pre]) pre++;
-  let suf = 0;
-  while (suf < max - pre && base[base.length - 1 - suf] === target[target.length - 1 - suf]) suf++;
-  return { pre, suf };
-}
-
-/** A git delta that rebuilds `target` from `base`: its common prefix and suffix copied, the middle inserted. */
-export function prefixSuffixDelta(base: Uint8Array, target: Uint8Array, ends = commonEnds(base, target)): Buffer {
-  const { pre, suf } = ends;
-  const middle = target.length - pre - suf;
-  // sizes (at most 10 bytes each), copy instructions (at most 8 bytes per MAX_COPY bytes), inserts (1 + up to 127 bytes)
-  const out = Buffer.allocUnsafe(20 + 8 * (Math.ceil(pre / MAX_COPY) + Math.ceil(suf / MAX_COPY)) + middle + Math.ceil(middle / 127));
-  let o = 0;
-  for (const b of varint(base.length)) out[o++] = b;
-  for (const b of varint(target.length)) out[o++] = b;
-  const copy = (offset: number, size: number): void => {
-    for (let done = 0; done < size; ) {
-      const n = Math.min(MAX_COPY, size - done);
-      const at = offset + done;
-      const opAt = o++;
-      let op = 0x80;
-      for (let i = 0; i < 4; i++) {
-        const b = Math.floor(at / 2 ** (8 * i)) & 0xff;
-        if (b !== 0) {
-          op |= 1 << i;
-          out[o++] = b;
-        }
-      }
-      for (let i = 0; i < 3; i++) {
-        const b = (n >> (8 * i)) & 0xff;
-        if (b !== 0) {
-          op |= 0x10 << i;
-          out[o++] = b;
-        }
-      }
-      out[opAt] = op;
-      done += n;
-    }
-  };
-  if (pre > 0) copy(0, pre);
-  for (let i = pre; i < target.length - suf; i += 127) {
-    const end = Math.min(i + 127, target.length - suf);
-    out[o++] = end - i;
-    out.set(target.subarray(i, end), o);
-    o += end - i;
-  }
-  if (suf > 0) copy(base.length - suf, suf);
-  return out.subarray(0, o);
-}
+/** Leading bytes of a blob that order it among blobs: versions of one item begin alike. */
+const BLOB_KEY = 64;
 
 function objectHeader(type: number, size: number): number[] {
   let v = Math.floor(size / 16);
@@ -118,15 +65,42 @@ function offsetEncoding(distance: number): number[] {
 }
 
 /**
- * Encodes objects as one pack (version 2) and its index (version 2). Objects of a type are sorted by size, and each
- * is stored as a delta against one of the {@link WINDOW} objects before it when that is smaller (a tree that gained
- * or changed one entry costs the entry, not the tree), chains at most {@link MAX_DEPTH} deep; every base precedes
+ * What sorts an object next to the objects it is likely a version of: its path ({@link objectPaths}: the same file
+ * or directory in successive commits), else (no commit of the pack reaches it) a key of its first bytes: a tree's
+ * first entry's mode and name, a blob's first {@link BLOB_KEY} bytes; nothing for a commit.
+ */
+function sortKey(o: PackObject, path: string | undefined): Buffer {
+  if (path !== undefined) return Buffer.concat([Buffer.of(0), Buffer.from(path)]);
+  const c = Buffer.from(o.content.buffer, o.content.byteOffset, o.content.byteLength);
+  const nul = o.type === 'tree' ? c.indexOf(0) : -1;
+  const head = o.type === 'tree' ? c.subarray(0, nul === -1 ? c.length : nul) : o.type === 'blob' ? c.subarray(0, BLOB_KEY) : Buffer.alloc(0);
+  return Buffer.concat([Buffer.of(1), head]);
+}
+
+/**
+ * Encodes objects as one pack (version 2) and its index (version 2). Objects are sorted by type, then by path or a
+ * key of their first bytes ({@link sortKey}), then largest first, then latest first ({@link objectPaths}), and each is stored as a delta ({@link createDelta})
+ * against the one of the {@link WINDOW} objects before it that gives the smallest, when that is less than half the
+ * object (git's rule, a deep base's delta held to less); chains at most {@link MAX_DEPTH} deep. An object that comes with its stored entry (`stored`) keeps it
+ * when it is a delta whose base is packed too (its bytes copied, not searched again), and its deflated bytes when it
+ * is whole and no delta is found; with `search` false, no delta is searched (nor paths walked). Every base precedes
  * its deltas (`OFS_DELTA`), so the pack is self-contained, as git requires on disk.
  */
-export function encodePack(objects: readonly PackObject[]): EncodedPack {
+export function encodePack(objects: readonly PackObject[], search = true): EncodedPack {
   const seen = new Set<string>();
   const unique = objects.filter((o) => (seen.has(o.oid) ? false : (seen.add(o.oid), true)));
-  const order = [...unique].sort((a, b) => TYPE_CODE[a.type] - TYPE_CODE[b.type] || b.content.length - a.content.length || (a.oid < b.oid ? -1 : 1));
+  const paths = search ? objectPaths(unique) : new Map<string, ObjectPath>();
+  const keys = new Map(unique.map((o) => [o.oid, sortKey(o, paths.get(o.oid)?.path)]));
+  const rank = (o: PackObject): number => paths.get(o.oid)?.rank ?? Infinity;
+  const order = [...unique].sort(
+    (a, b) =>
+      TYPE_CODE[a.type] - TYPE_CODE[b.type] ||
+      Buffer.compare(keys.get(a.oid) as Buffer, keys.get(b.oid) as Buffer) ||
+      b.content.length - a.content.length ||
+      rank(a) - rank(b) ||
+      (a.oid < b.oid ? -1 : 1),
+  );
+  const position = new Map(order.map((o, i) => [o.oid, i]));
   const chunks: Buffer[] = [];
   const header = Buffer.alloc(12);
   header.write('PACK', 0, 'latin1');
@@ -134,33 +108,65 @@ export function encodePack(objects: readonly PackObject[]): EncodedPack {
   header.writeUInt32BE(order.length, 8);
   chunks.push(header);
   let offset = 12;
-  const offsets: number[] = [];
-  const depth: number[] = [];
-  const crcs: number[] = [];
-  order.forEach((o, i) => {
-    let best: { base: number; delta: Buffer } | undefined;
-    for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
-      const base = order[j] as PackObject;
-      if (base.type !== o.type || (depth[j] as number) >= MAX_DEPTH) continue;
-      // a delta holds at least the bytes it inserts: when those alone rule it out, it is not built
-      const ends = commonEnds(base.content, o.content);
-      const inserted = o.content.length - ends.pre - ends.suf;
-      if (inserted >= o.content.length / 2 || (best !== undefined && inserted >= best.delta.length)) continue;
-      const delta = prefixSuffixDelta(base.content, o.content, ends);
-      if (delta.length < o.content.length / 2 && (best === undefined || delta.length < best.delta.length)) best = { base: j, delta };
-    }
-    // level 1, as loose objects: on a turn's objects (most under 1 KB) a third cheaper than 6, for 0.6 % more bytes
-    const body = deflateSync(best === undefined ? o.content : best.delta, { level: 1 });
-    const head =
-      best === undefined
-        ? Buffer.from(objectHeader(TYPE_CODE[o.type], o.content.length))
-        : Buffer.from([...objectHeader(OFS_DELTA, best.delta.length), ...offsetEncoding(offset - (offsets[best.base] as number))]);
-    offsets.push(offset);
-    depth.push(best === undefined ? 0 : (depth[best.base] as number) + 1);
-    crcs.push(crc32(body, crc32(head)));
+  // by position in `order`: where each object went (−1: not yet), its chain depth, its entry's CRC
+  const offsets = new Array<number>(order.length).fill(-1);
+  const depth = new Array<number>(order.length).fill(0);
+  const crcs = new Array<number>(order.length).fill(0);
+  const visiting = new Set<number>();
+  // the indexes of the objects tried as bases lately (dropped once the objects are out of every window)
+  const indexes = new Map<number, DeltaIndex>();
+  const write = (i: number, head: Buffer, body: Buffer): void => {
+    offsets[i] = offset;
+    crcs[i] = crc32(body, crc32(head));
     chunks.push(head, body);
     offset += head.length + body.length;
-  });
+  };
+  const deltaHead = (size: number, base: number): Buffer => Buffer.from([...objectHeader(OFS_DELTA, size), ...offsetEncoding(offset - (offsets[base] as number))]);
+  // writes the object at `i`, after its stored base when it keeps its stored delta
+  const emit = (i: number): void => {
+    if ((offsets[i] as number) !== -1) return;
+    const o = order[i] as PackObject;
+    const stored = o.stored;
+    const storedBase = stored?.base === undefined ? undefined : position.get(stored.base);
+    if (stored !== undefined && storedBase !== undefined && !visiting.has(storedBase)) {
+      visiting.add(i);
+      emit(storedBase);
+      visiting.delete(i);
+      if ((depth[storedBase] as number) < MAX_DEPTH) {
+        depth[i] = (depth[storedBase] as number) + 1;
+        return write(i, deltaHead(stored.size, storedBase), stored.data);
+      }
+    }
+    let best: { base: number; delta: Buffer } | undefined;
+    for (let j = i - 1; search && j >= Math.max(0, i - WINDOW); j--) {
+      const base = order[j] as PackObject;
+      // only a base already written: it cannot depend on this object
+      if ((offsets[j] as number) === -1 || base.type !== o.type || (depth[j] as number) >= MAX_DEPTH) continue;
+      // git's limit: half the object (less a name) for a first delta, else the best so far; scaled down for a deep
+      // base, so chains branch instead of running MAX_DEPTH long and leaving the next versions without a base
+      const refDepth = best === undefined ? 1 : (depth[best.base] as number) + 1;
+      const most = best === undefined ? Math.floor(o.content.length / 2) - 20 : best.delta.length;
+      const limit = Math.floor((most * (MAX_DEPTH - (depth[j] as number))) / (MAX_DEPTH - refDepth + 1));
+      // a delta holds at least the bytes the target has beyond its base
+      if (limit <= 0 || o.content.length - base.content.length >= limit) continue;
+      let index = indexes.get(j);
+      if (index === undefined) indexes.set(j, (index = indexBase(base.content)));
+      const delta = createDelta(index, o.content, limit);
+      if (delta === null || (best !== undefined && (delta.length > best.delta.length || (delta.length === best.delta.length && (depth[j] as number) + 1 >= refDepth)))) continue;
+      best = { base: j, delta };
+    }
+    if (best !== undefined) {
+      depth[i] = (depth[best.base] as number) + 1;
+      // level 1, as loose objects: on a turn's objects (most under 1 KB) a third cheaper than 6, for 0.6 % more bytes
+      return write(i, deltaHead(best.delta.length, best.base), deflateSync(best.delta, { level: 1 }));
+    }
+    const whole = stored !== undefined && stored.base === undefined ? stored.data : deflateSync(o.content, { level: 1 });
+    write(i, Buffer.from(objectHeader(TYPE_CODE[o.type], o.content.length)), whole);
+  };
+  for (let i = 0; i < order.length; i++) {
+    indexes.delete(i - WINDOW - 1);
+    emit(i);
+  }
   const body = Buffer.concat(chunks);
   const packSum = createHash('sha1').update(body).digest();
   const pack = Buffer.concat([body, packSum]);

@@ -1,10 +1,11 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
-import { errnoOf, writeFilesAtomic } from './fs-ops.js';
+import { errnoOf, readFileOrNull, writeFilesAtomic } from './fs-ops.js';
 import { closePackFiles, inLoadedPacks, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
 import { readObjectInternal } from './object-io.js';
+import { decodePack } from './pack-decode.js';
 import { encodePack, indexCount, indexEntries } from './pack-codec.js';
 import type { EncodedPack, PackObject } from './pack-codec.js';
 import { rememberExisting, stateOf } from './state.js';
@@ -20,6 +21,14 @@ const LOOSE_LIMIT = 256;
  * times. The small packs waiting keep the count of packs at O(log n) + 8.
  */
 const MIN_ROLL = 8;
+/**
+ * Objects a roll-up decodes and delta-searches again at most (its smallest packs): a one-turn pack holds no delta
+ * against an earlier turn's objects, so its objects are searched again as their packs roll up, up to packs of this
+ * size; larger ones are copied. Each object is searched O(log REDELTA_LIMIT) times, a roll-up's search is bounded.
+ */
+const REDELTA_LIMIT = 1024;
+/** A batch of fewer objects (a turn's) is packed without a delta search ({@link writePack}). */
+const SEARCH_MIN = 256;
 
 /** A pack file of the repository. */
 export interface PackInfo {
@@ -76,9 +85,13 @@ export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<
   return name;
 }
 
-/** Encodes objects as a pack (deltas searched) and writes it; returns its name, or null for no objects. */
+/**
+ * Encodes objects as a pack and writes it; returns its name, or null for no objects. Deltas are searched only among
+ * {@link SEARCH_MIN} objects or more: a turn's objects are new versions of objects in other packs, not of one
+ * another, and the roll-up that merges its pack searches them with those.
+ */
 export async function writePack(ctx: GitContext, objects: readonly PackObject[]): Promise<string | null> {
-  return objects.length === 0 ? null : storePack(ctx, encodePack(objects));
+  return objects.length === 0 ? null : storePack(ctx, encodePack(objects, objects.length >= SEARCH_MIN));
 }
 
 /** Every pack of the repository with its object count (one `readdir`; an index is read once per process). */
@@ -124,30 +137,57 @@ function indexOf(ctx: GitContext, name: string): Buffer {
   return idx;
 }
 
-/**
- * The packs and the loose objects as one new pack whose entries are copied, not decoded (only the loose objects are
- * encoded), streamed to its file: what an incremental roll-up costs is a copy of the bytes, not a delta search and a
- * deflate per object, nor the packs in memory. Null when two of the packs hold the same object.
- */
-async function joinPacks(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string }[]): Promise<string | null> {
-  const parts: PackPart[] = packs.map((p) => ({ from: ctx, name: p.name, idx: indexOf(ctx, p.name) }));
-  const names = packs.map((p) => p.name);
-  const fresh: PackObject[] = [];
-  for (const l of loose) if (!inLoadedPacks(ctx, l.oid, names)) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
-  if (fresh.length > 0) parts.push(encodePack(fresh));
-  return (await writeJoinedPack(ctx, parts))?.name ?? null;
+/** Every object of a pack of the repository, decoded in one pass (the loaded bytes, else the file read whole); with its stored entry when `keep`. */
+async function packObjects(ctx: GitContext, name: string, keep: boolean): Promise<PackObject[]> {
+  const path = `${packDir(ctx)}/${name}.pack`;
+  const bytes = stateOf(ctx).packs.get(name)?.pack ?? (await readFileOrNull(ctx, path));
+  if (bytes === null) throw new GitIoError('read', path, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
+  return decodePack(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), indexOf(ctx, name), name, (oid) => readObjectInternal(ctx, oid), keep);
 }
 
-async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string; file: string }[], full: boolean): Promise<MaintenanceResult> {
+/**
+ * The packs a roll-up decodes and packs again with a delta search: the smallest, while they hold at most
+ * {@link REDELTA_LIMIT} objects together, and only when that is two packs or more (one pack was searched already).
+ */
+export function packsToRedelta(packs: readonly PackInfo[]): PackInfo[] {
+  const sorted = [...packs].sort((a, b) => a.count - b.count || (a.name < b.name ? -1 : 1));
+  let total = 0;
+  let n = 0;
+  while (n < sorted.length && total + (sorted[n] as PackInfo).count <= REDELTA_LIMIT) total += (sorted[n++] as PackInfo).count;
+  return n < 2 ? [] : sorted.slice(0, n);
+}
+
+/**
+ * The packs and the loose objects as one new pack: the small packs ({@link packsToRedelta}; none when `copyAll`)
+ * and the loose objects decoded and encoded again, so that the versions of an object written by successive turns
+ * become deltas of one another; the larger packs' entries copied, not decoded, streamed to the new pack's file. What
+ * an incremental roll-up costs is a delta search over a bounded number of objects and a copy of the bytes, not a
+ * delta search over the repository, nor the large packs in memory. Null when two of the packs hold the same object.
+ */
+async function joinPacks(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string }[], copyAll: boolean): Promise<string | null> {
+  const redelta = copyAll ? [] : packsToRedelta(packs);
+  const parts: PackPart[] = packs.filter((p) => !redelta.includes(p)).map((p) => ({ from: ctx, name: p.name, idx: indexOf(ctx, p.name) }));
+  const names = packs.map((p) => p.name);
+  const fresh: PackObject[] = [];
+  for (const p of redelta) fresh.push(...(await packObjects(ctx, p.name, true)));
+  for (const l of loose) if (!inLoadedPacks(ctx, l.oid, names)) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
+  if (fresh.length === 0) return (await writeJoinedPack(ctx, parts))?.name ?? null;
+  const encoded = encodePack(fresh);
+  if (parts.length === 0) return storePack(ctx, encoded);
+  return (await writeJoinedPack(ctx, [...parts, encoded]))?.name ?? null;
+}
+
+/** How a roll-up packs: `copy` every pack's entries as they are, `incremental` as {@link joinPacks} does, `full` a delta search over every object. */
+type RollMode = 'copy' | 'incremental' | 'full';
+
+async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string; file: string }[], mode: RollMode): Promise<MaintenanceResult> {
   const state = stateOf(ctx);
-  // incremental: entries copied as they are; full (gc), or packs that share an object: every object decoded and
-  // packed again with a fresh delta search
-  let written = full ? null : await joinPacks(ctx, packs, loose);
+  // full (gc), or packs that share an object: every object decoded and packed again with a fresh delta search
+  let written = mode === 'full' ? null : await joinPacks(ctx, packs, loose, mode === 'copy');
   if (written === null) {
-    const oids = new Set<string>(loose.map((l) => l.oid));
-    for (const p of packs) for (const e of indexEntries(indexOf(ctx, p.name))) oids.add(e.oid);
     const objects: PackObject[] = [];
-    for (const oid of oids) objects.push({ oid, ...(await readObjectInternal(ctx, oid)) });
+    for (const p of packs) objects.push(...(await packObjects(ctx, p.name, false)));
+    for (const l of loose) objects.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
     written = objects.length === 0 ? null : await storePack(ctx, encodePack(objects));
   }
   // the new pack holds every object: the old files go, each index before its pack (a failure stops the run, so no
@@ -165,9 +205,9 @@ async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readon
 
 /**
  * Incremental maintenance: packs the loose objects once {@link LOOSE_LIMIT} were written (or always when `full`),
- * and rolls small packs up geometrically once at least {@link MIN_ROLL} are to be merged (`full`: every pack, at
- * once), so the repository holds O(log n) packs and stays
- * close to what `git gc` makes of it. Runs after the flushes and maintenance in flight.
+ * and rolls small packs up geometrically once at least {@link MIN_ROLL} are to be merged, their objects searched for
+ * deltas again as {@link joinPacks} does (`full`: every pack, at once, every object searched), so the repository
+ * holds O(log n) packs and stays close to what `git gc` makes of it. Runs after the flushes and maintenance in flight.
  *
  * @param ctx - the repository
  * @param full - one pack of everything
@@ -180,7 +220,7 @@ export async function maintain(ctx: GitContext, full: boolean): Promise<Maintena
     const packs = await listPacks(ctx);
     const roll = full ? packs : packsToRollUp(packs, loose.length);
     const nothing = loose.length === 0 && (roll.length === 0 || (full && roll.length === 1) || (!full && roll.length < MIN_ROLL));
-    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose, full);
+    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, roll, loose, full ? 'full' : 'incremental');
   });
   state.chain = run.then(
     () => undefined,
@@ -190,9 +230,9 @@ export async function maintain(ctx: GitContext, full: boolean): Promise<Maintena
 }
 
 /**
- * Rolls every pack and every loose object up into one pack by copying the packs' entries (no delta search: what
- * maintenance does, for all of them); a full repack, as {@link maintain} `full` does, only when two packs share an
- * object. Runs after the flushes and maintenance in flight.
+ * Rolls every pack and every loose object up into one pack by copying the packs' entries (no delta search, not
+ * even over the small packs, as maintenance does); a full repack, as {@link maintain} `full` does, only when two
+ * packs share an object. Runs after the flushes and maintenance in flight.
  *
  * @param ctx - the repository
  */
@@ -203,7 +243,7 @@ export async function packAll(ctx: GitContext): Promise<MaintenanceResult> {
     state.looseWritten = 0;
     const packs = await listPacks(ctx);
     const nothing = loose.length === 0 && packs.length <= 1;
-    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, packs, loose, false);
+    return nothing ? { packsMerged: 0, looseMerged: 0, objects: 0, packs: packs.length } : rollUp(ctx, packs, loose, 'copy');
   });
   state.chain = run.then(
     () => undefined,

@@ -1,0 +1,59 @@
+import type { PackObject } from './pack-codec.js';
+
+/** Where a tree or blob was first reached: its path, and how many objects were reached before it. */
+export interface ObjectPath {
+  readonly path: string;
+  readonly rank: number;
+}
+
+/** A commit's committer timestamp (the second to last word of its `committer` line), 0 when it has none. */
+function committedAt(content: Buffer): number {
+  const at = content.indexOf('\ncommitter ');
+  const end = content.indexOf('\n', at + 1);
+  return at === -1 ? 0 : Number(content.toString('latin1', at + 1, end === -1 ? content.length : end).split(' ').at(-2) ?? 0) || 0;
+}
+
+/**
+ * The path at which each tree and blob of a set of objects is first reached from the set's commits, following only
+ * the trees of the set (a commit's tree is `""`, an entry `parent/name`), and its rank in that walk: what git sorts a
+ * pack's objects by (path, then size, then recency), so that the versions of one file or directory sit side by side,
+ * the latest first. Commits newest first (committer time, then oid), trees breadth first: the same set gives the same
+ * paths and ranks. An object no commit of the set reaches has none.
+ */
+export function objectPaths(objects: readonly PackObject[]): Map<string, ObjectPath> {
+  const byOid = new Map(objects.map((o) => [o.oid, o]));
+  const paths = new Map<string, ObjectPath>();
+  const queue: string[] = [];
+  const view = (o: PackObject): Buffer => Buffer.from(o.content.buffer, o.content.byteOffset, o.content.byteLength);
+  const commits = objects
+    .filter((o) => o.type === 'commit')
+    .map((o) => ({ oid: o.oid, content: view(o), at: committedAt(view(o)) }))
+    .sort((a, b) => b.at - a.at || (a.oid < b.oid ? -1 : 1));
+  for (const c of commits) {
+    // a commit's first line: `tree <40 hex>`
+    const tree = c.content.toString('latin1', 5, 45);
+    if (byOid.get(tree)?.type === 'tree' && !paths.has(tree)) {
+      paths.set(tree, { path: '', rank: paths.size });
+      queue.push(tree);
+    }
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const oid = queue[q] as string;
+    const parent = (paths.get(oid) as ObjectPath).path;
+    const content = view(byOid.get(oid) as PackObject);
+    // entries: `<mode> <name>\0<20-byte oid>`
+    for (let i = 0; i < content.length; ) {
+      const space = content.indexOf(0x20, i);
+      const nul = content.indexOf(0, space + 1);
+      if (space === -1 || nul === -1 || nul + 21 > content.length) break;
+      const child = content.toString('hex', nul + 1, nul + 21);
+      const kind = byOid.get(child)?.type;
+      if ((kind === 'tree' || kind === 'blob') && !paths.has(child)) {
+        paths.set(child, { path: `${parent}/${content.toString('utf8', space + 1, nul)}`, rank: paths.size });
+        if (kind === 'tree') queue.push(child);
+      }
+      i = nul + 21;
+    }
+  }
+  return paths;
+}
