@@ -1,11 +1,10 @@
-import { inflateSync } from 'node:zlib';
 import { CorruptObjectError } from '../errors.js';
 import { applyDelta } from './delta-apply.js';
 import { indexEntries } from './pack-codec.js';
+import { ENTRY_TYPES, entryHeader, inflateEntry, ofsDistance } from './pack-entry.js';
 import type { PackObject, StoredEntry } from './pack-codec.js';
 import type { RawObject } from './state.js';
 
-const TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
 const TRAILER = 20;
 
 /**
@@ -29,37 +28,19 @@ export async function decodePack(pack: Buffer, idx: Buffer, where: string, readB
   for (const [k, e] of byOffset.entries()) {
     const end = (byOffset[k + 1]?.offset ?? pack.length - TRAILER) as number;
     const at = `${where}.pack@${e.offset}`;
-    let i = e.offset;
-    let byte = pack[i++] as number;
-    const type = (byte >> 4) & 7;
-    let size = byte & 0x0f;
-    for (let shift = 4; byte & 0x80; shift += 7) {
-      byte = pack[i++] as number;
-      size += (byte & 0x7f) * 2 ** shift;
-    }
+    const { type, size, next: i } = entryHeader(pack, e.offset);
     let object: RawObject;
     let stored: StoredEntry;
-    const inflate = (from: number): Buffer => {
-      try {
-        return inflateSync(pack.subarray(from, end));
-      } catch (err) {
-        throw new CorruptObjectError(at, `zlib: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    };
+    const inflate = (from: number): Buffer => inflateEntry(pack, from, end, at);
     if (type >= 1 && type <= 4) {
-      object = { type: TYPES[type] as RawObject['type'], content: inflate(i) };
+      object = { type: ENTRY_TYPES[type] as RawObject['type'], content: inflate(i) };
       stored = { data: pack.subarray(i, end), size };
     } else if (type === 6) {
-      byte = pack[i++] as number;
-      let distance = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = pack[i++] as number;
-        distance = (distance + 1) * 128 + (byte & 0x7f);
-      }
+      const { distance, next } = ofsDistance(pack, i);
       const base = decoded.get(e.offset - distance);
       if (base === undefined) throw new CorruptObjectError(at, 'delta base is not an entry before it');
-      object = { type: base.type, content: applyDelta(base.content, inflate(i), at) };
-      stored = { data: pack.subarray(i, end), size, base: (oids.get(e.offset - distance) as string) };
+      object = { type: base.type, content: applyDelta(base.content, inflate(next), at) };
+      stored = { data: pack.subarray(next, end), size, base: (oids.get(e.offset - distance) as string) };
     } else if (type === 7) {
       const oid = pack.toString('hex', i, i + 20);
       const base = byOid.get(oid) ?? (await readBase(oid));

@@ -1,14 +1,13 @@
-import { inflateSync } from 'node:zlib';
 import { CorruptObjectError, GitIoError } from '../errors.js';
 import type { FsFileHandleLike } from '../fs-like.js';
 import type { GitContext } from '../git-context.js';
 import { errnoOf, readFileOrNull } from './fs-ops.js';
 import { applyDelta } from './delta-apply.js';
 import { compareNames, indexCount, indexOffsetAt, INDEX_NAMES } from './pack-codec.js';
+import { ENTRY_TYPES, entryHeader, inflateEntry, ofsDistance } from './pack-entry.js';
 import type { GitState, LoadedPack, RawObject } from './state.js';
 import { stateOf } from './state.js';
 
-const TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
 const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
 
 async function listIndexes(ctx: GitContext): Promise<string[]> {
@@ -109,21 +108,11 @@ export const WHOLE_PACK_OBJECTS = 4096;
 /** First read of an entry: its header and, for most entries, all of its deflated bytes. */
 const FIRST_READ = 4 * 1024;
 
-/** The entry header's size field (a varint after the type bits) and the header's length up to the deflated data. */
-function entryHeader(bytes: Buffer, at: number): { size: number; length: number } {
-  let i = at;
-  let byte = bytes[i++] as number;
-  let size = byte & 0x0f;
-  let shift = 4;
-  while (byte & 0x80 && i < bytes.length) {
-    byte = bytes[i++] as number;
-    size += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  }
-  const type = ((bytes[at] as number) >> 4) & 7;
-  if (type === 7) i += 20;
-  else if (type === 6) while ((bytes[i++] as number) & 0x80 && i < bytes.length);
-  return { size, length: i - at };
+/** The entry's size field and the length of everything before its deflated data (a delta's base reference included). */
+function headerLength(bytes: Buffer, at: number): { size: number; length: number } {
+  const { type, size, next } = entryHeader(bytes, at);
+  const data = type === 7 ? next + 20 : type === 6 ? ofsDistance(bytes, next).next : next;
+  return { size, length: data - at };
 }
 
 /** A pack file open for one read, and what to do once the read is done. */
@@ -210,7 +199,7 @@ async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Prom
       return buf.subarray(0, n);
     };
     let bytes = await read(FIRST_READ);
-    const { size, length } = entryHeader(bytes, 0);
+    const { size, length } = headerLength(bytes, 0);
     // deflate's worst case: the data stored, 5 bytes per block, plus the zlib header and checksum
     const bound = length + size + 5 * Math.ceil(size / 16_383 + 1) + 6;
     if (bound > bytes.length && bytes.length === FIRST_READ) bytes = await read(bound);
@@ -233,37 +222,17 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
   const where = `${p.name}.pack@${offset}`;
   const end = window.end;
   if (offset < 12 || window.at >= end) throw new CorruptObjectError(where, 'offset outside the pack');
-  let i = window.at;
-  let byte = pack[i++] as number;
-  const type = (byte >> 4) & 7;
-  let size = byte & 0x0f;
-  let shift = 4;
-  while (byte & 0x80) {
-    byte = pack[i++] as number;
-    size += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  }
-  const inflate = (at: number): Buffer => {
-    try {
-      return inflateSync(pack.subarray(at, end));
-    } catch (err) {
-      throw new CorruptObjectError(where, `zlib: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
+  const { type, size, next: i } = entryHeader(pack, window.at);
+  const inflate = (at: number): Buffer => inflateEntry(pack, at, end, where);
   if (type >= 1 && type <= 4) {
     const content = inflate(i);
     if (content.length !== size) throw new CorruptObjectError(where, 'size mismatch');
-    return { type: TYPES[type] as RawObject['type'], content };
+    return { type: ENTRY_TYPES[type] as RawObject['type'], content };
   }
   if (type === 6) {
-    byte = pack[i++] as number;
-    let distance = byte & 0x7f;
-    while (byte & 0x80) {
-      byte = pack[i++] as number;
-      distance = (distance + 1) * 128 + (byte & 0x7f);
-    }
+    const { distance, next } = ofsDistance(pack, i);
     const base = await entryAt(ctx, p, offset - distance, readBase);
-    return { type: base.type, content: applyDelta(base.content, inflate(i), where) };
+    return { type: base.type, content: applyDelta(base.content, inflate(next), where) };
   }
   if (type === 7) {
     const base = await readBase(pack.toString('hex', i, i + 20));

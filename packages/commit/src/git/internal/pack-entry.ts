@@ -1,0 +1,39 @@
+import { inflateSync } from 'node:zlib';
+import { CorruptObjectError } from '../errors.js';
+
+/** Object types by a pack entry's type code (1–4; 6 is OFS_DELTA, 7 REF_DELTA). */
+export const ENTRY_TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
+
+/** A pack entry's header at `at`: its type code, its size (the object's, or the delta's) and where what follows starts. */
+export function entryHeader(pack: Uint8Array, at: number): { type: number; size: number; next: number } {
+  let i = at;
+  let byte = pack[i++] as number;
+  const type = (byte >> 4) & 7;
+  let size = byte & 0x0f;
+  for (let shift = 4; byte & 0x80; shift += 7) {
+    byte = pack[i++] as number;
+    size += (byte & 0x7f) * 2 ** shift;
+  }
+  return { type, size, next: i };
+}
+
+/** An OFS_DELTA entry's base distance, encoded at `at` (big-endian 7-bit groups, each continuation adding one), and where its data starts. */
+export function ofsDistance(pack: Uint8Array, at: number): { distance: number; next: number } {
+  let i = at;
+  let byte = pack[i++] as number;
+  let distance = byte & 0x7f;
+  while (byte & 0x80) {
+    byte = pack[i++] as number;
+    distance = (distance + 1) * 128 + (byte & 0x7f);
+  }
+  return { distance, next: i };
+}
+
+/** The entry data from `from` to `end` inflated; a CorruptObjectError naming `where` when zlib refuses it. */
+export function inflateEntry(pack: Buffer, from: number, end: number, where: string): Buffer {
+  try {
+    return inflateSync(pack.subarray(from, end));
+  } catch (err) {
+    throw new CorruptObjectError(where, `zlib: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
