@@ -211,6 +211,23 @@ async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Prom
   }
 }
 
+/** Bytes of delta bases a pack keeps decoded (git's delta base cache, per pack): past it, they are dropped and kept anew. */
+const DELTA_BASE_BYTES = 4 * 1024 * 1024;
+
+/** The entry at `offset` as a delta base: decoded once, then kept, so that reads down a chain (successive versions of a tree or an item) do not decode its bases again each. */
+async function baseAt(ctx: GitContext, p: LoadedPack, offset: number, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject> {
+  const kept = p.bases?.get(offset);
+  if (kept !== undefined) return kept;
+  const base = await entryAt(ctx, p, offset, readBase);
+  if (p.bases === undefined || (p.baseBytes ?? 0) + base.content.length > DELTA_BASE_BYTES) {
+    p.bases = new Map();
+    p.baseBytes = 0;
+  }
+  p.bases.set(offset, base);
+  p.baseBytes = (p.baseBytes ?? 0) + base.content.length;
+  return base;
+}
+
 /** Decodes the entry at `offset` (resolving delta chains); `readBase` reads a REF_DELTA base by oid. */
 async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject> {
   let window = await entryWindow(ctx, p, offset);
@@ -231,7 +248,7 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
   }
   if (type === 6) {
     const { distance, next } = ofsDistance(pack, i);
-    const base = await entryAt(ctx, p, offset - distance, readBase);
+    const base = await baseAt(ctx, p, offset - distance, readBase);
     return { type: base.type, content: applyDelta(base.content, inflate(next), where) };
   }
   if (type === 7) {

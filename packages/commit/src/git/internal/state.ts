@@ -17,6 +17,10 @@ export interface LoadedPack {
   pack: Buffer | undefined;
   /** The read of the whole pack under way, when one is (a file system that cannot read at a position). */
   loading?: Promise<Buffer> | undefined;
+  /** Delta bases decoded from this pack, by offset: the next read down the same chain starts from them. */
+  bases?: Map<number, RawObject>;
+  /** Bytes held in {@link bases}. */
+  baseBytes?: number;
 }
 
 /** A pack file opened for reads at a position, shared by the reads of open batches. */
