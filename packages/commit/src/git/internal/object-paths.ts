@@ -1,4 +1,7 @@
-import type { PackObject } from './pack-codec.js';
+import type { RawObject } from './state.js';
+
+/** An object with its id (what a pack holds). */
+type NamedObject = RawObject & { readonly oid: string };
 
 /** Where a tree or blob was first reached: its path, and how many objects were reached before it. */
 export interface ObjectPath {
@@ -20,11 +23,11 @@ function committedAt(content: Buffer): number {
  * the latest first. Commits newest first (committer time, then oid), trees breadth first: the same set gives the same
  * paths and ranks. An object no commit of the set reaches has none.
  */
-export function objectPaths(objects: readonly PackObject[]): Map<string, ObjectPath> {
+export function objectPaths(objects: readonly NamedObject[]): Map<string, ObjectPath> {
   const byOid = new Map(objects.map((o) => [o.oid, o]));
   const paths = new Map<string, ObjectPath>();
   const queue: string[] = [];
-  const view = (o: PackObject): Buffer => Buffer.from(o.content.buffer, o.content.byteOffset, o.content.byteLength);
+  const view = (o: NamedObject): Buffer => Buffer.from(o.content.buffer, o.content.byteOffset, o.content.byteLength);
   const commits = objects
     .filter((o) => o.type === 'commit')
     .map((o) => ({ oid: o.oid, content: view(o), at: committedAt(view(o)) }))
@@ -40,7 +43,7 @@ export function objectPaths(objects: readonly PackObject[]): Map<string, ObjectP
   for (let q = 0; q < queue.length; q++) {
     const oid = queue[q] as string;
     const parent = (paths.get(oid) as ObjectPath).path;
-    const content = view(byOid.get(oid) as PackObject);
+    const content = view(byOid.get(oid) as NamedObject);
     // entries: `<mode> <name>\0<20-byte oid>`
     for (let i = 0; i < content.length; ) {
       const space = content.indexOf(0x20, i);
