@@ -93,7 +93,7 @@ async function loadPack(ctx: GitContext, p: LoadedPack): Promise<Buffer> {
 }
 
 /** The whole pack file `name`; a gone pack is a GitIoError with errno ENOENT (another pack holds its objects, see findInPacks). */
-async function readPack(ctx: GitContext, name: string): Promise<Buffer> {
+export async function readPack(ctx: GitContext, name: string): Promise<Buffer> {
   const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${name}.pack`);
   if (bytes === null) throw new GitIoError('read', `${packDir(ctx)}/${name}.pack`, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

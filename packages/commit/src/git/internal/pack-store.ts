@@ -1,7 +1,7 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
-import { errnoOf, readFileOrNull, writeFilesAtomic } from './fs-ops.js';
-import { closePackFiles, inLoadedPacks, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
+import { errnoOf, writeFilesAtomic } from './fs-ops.js';
+import { closePackFiles, inLoadedPacks, readPack, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
 import { readObjectInternal } from './object-io.js';
@@ -139,10 +139,8 @@ function indexOf(ctx: GitContext, name: string): Buffer {
 
 /** Every object of a pack of the repository, decoded in one pass (the loaded bytes, else the file read whole); with its stored entry when `keep`. */
 async function packObjects(ctx: GitContext, name: string, keep: boolean): Promise<PackObject[]> {
-  const path = `${packDir(ctx)}/${name}.pack`;
-  const bytes = stateOf(ctx).packs.get(name)?.pack ?? (await readFileOrNull(ctx, path));
-  if (bytes === null) throw new GitIoError('read', path, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
-  return decodePack(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), indexOf(ctx, name), name, (oid) => readObjectInternal(ctx, oid), keep);
+  const bytes = stateOf(ctx).packs.get(name)?.pack ?? (await readPack(ctx, name));
+  return decodePack(bytes, indexOf(ctx, name), name, (oid) => readObjectInternal(ctx, oid), keep);
 }
 
 /**
