@@ -84,12 +84,14 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
     const score = (named ? 4 : 0) + (kept ? 4 : 0) + (field ? 2 : 0) + (idShaped(value) ? 2 : 0) + (reused.has(value.toLowerCase()) ? 1 : 0);
     out.push({ label, value, score, rank: rank++ });
   };
-  const addKept = (part: string): void => add('', part, false, false, true);
+  // the values a `VALUES:` line in `text` kept (an aged result's stub, a nested summary's brief): ranked as kept, in their order
+  const addKept = (text: string): void => {
+    for (const part of VALUES_LINE.exec(text)?.[1]?.split(', ') ?? []) add('', part, false, false, true);
+  };
   for (let i = originals.length - 1; i >= 0; i--) {
     const it = originals[i] as ContextItem;
-    // a nested summary's brief carries the values it kept: they stay ranked as kept
     if (it.folded !== undefined) {
-      for (const b of it.blocks) if (b.type === 'text') for (const part of VALUES_LINE.exec(b.text)?.[1]?.split(', ') ?? []) addKept(part);
+      for (const b of it.blocks) if (b.type === 'text') addKept(b.text);
       continue;
     }
     if (it.role !== 'tool') continue;
@@ -113,8 +115,7 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
         walk(json, '');
         continue;
       }
-      // an aged result's stub carries its ranked values: they come first, in their order
-      for (const part of VALUES_LINE.exec(b.output)?.[1]?.split(', ') ?? []) addKept(part);
+      addKept(b.output);
       for (const m of b.output.matchAll(RUN)) if (m[0].length >= 5 && m[0].length <= 64 && idShaped(m[0])) add('', m[0], false);
     }
   }

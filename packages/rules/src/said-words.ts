@@ -68,10 +68,9 @@ export function saidWords(originals: readonly ContextItem[], allowance: number, 
     const it = originals[i] as ContextItem;
     const texts: string[] = [];
     for (const b of it.blocks) {
-      // a nested summary: the words of its brief (what it kept of its steps, in its view and its lines)
-      if (it.folded !== undefined) texts.push(b.type === 'text' ? b.text : '');
-      else if (it.role === 'assistant' && b.type === 'text') texts.push(b.text);
-      else if (b.type === 'tool_call') texts.push(argumentText(b.arguments));
+      // the agent's text, and a nested summary's brief (what it kept of its steps, in its view and its lines)
+      if (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) texts.push(b.text);
+      else if (b.type === 'tool_call' && it.folded === undefined) texts.push(argumentText(b.arguments));
     }
     const here = new Set<string>();
     for (const word of runs(texts.join('\n'))) {
