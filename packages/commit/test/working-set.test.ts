@@ -5,6 +5,9 @@ import { readCommitObject } from '../src/git/index.js';
 import { readTree } from '../src/git/read-tree.js';
 import type { FsFileHandleLike, FsLike, Repo } from '../src/index.js';
 import type { GitContext } from '../src/git/index.js';
+import type { ContextItem } from '@ctxgit/rules';
+import { loadFolds } from '../src/store/layout/fold-tree.js';
+import { readStoredCommit } from '../src/store/read-stored-commit.js';
 import { FS_KINDS, git, stepClock } from './helpers.js';
 
 /** A chat at a small budget: it folds, and folds summaries into later ones. */
@@ -109,5 +112,37 @@ describe.each(FS_KINDS)('the working set on $name', (kind) => {
     // O(live): the live items' blobs, their trees, the session's refs and records, and a handful more.
     expect(read.size).toBeLessThan(2 * again.items.length + 40);
     if (kind.name === 'disk') git(gitdir, 'fsck', '--strict', '--no-dangling');
+  });
+});
+
+describe('what a fold reads of the summaries it absorbs', () => {
+  it('loadFolds reads one level and notes the nested trees; deep reads every level, the same items', async () => {
+    const { repo } = await FS_KINDS[0].open();
+    await chat(repo, 60);
+    const latest = await (await repo.openSession('ws')).commit();
+    const stored = await readStoredCommit(repo.git, latest.id);
+    // a live summary that nests summaries: one level reads its own items only
+    let key: string | undefined;
+    for (const [k] of stored.foldTrees) {
+      const into = new Map<string, readonly ContextItem[]>();
+      expect(await loadFolds(repo.git, k, new Map(stored.foldTrees), into, false)).toBe(true);
+      if ((into.get(k) ?? []).some((it) => it.folded !== undefined)) key = k;
+      expect([...into.keys()]).toEqual([k]);
+    }
+    expect(key).toBeDefined();
+    const k = key as string;
+    const trees = new Map(stored.foldTrees);
+    const one = new Map<string, readonly ContextItem[]>();
+    await loadFolds(repo.git, k, trees, one, false);
+    const nested = (one.get(k) ?? []).filter((it) => it.folded !== undefined).map((it) => it.key);
+    expect(nested.length).toBeGreaterThan(0);
+    for (const n of nested) expect(trees.has(n)).toBe(true);
+    // the next level, asked for by key as the rules ask, and the whole nesting at once
+    for (const n of nested) await loadFolds(repo.git, n, trees, one, false);
+    const deep = new Map<string, readonly ContextItem[]>();
+    await loadFolds(repo.git, k, new Map(stored.foldTrees), deep, true);
+    expect(deep.size).toBeGreaterThan(1);
+    for (const [n, items] of one) expect(deep.get(n)).toEqual(items);
+    expect(await loadFolds(repo.git, 'sm_absent', new Map(), new Map(), false)).toBe(false);
   });
 });

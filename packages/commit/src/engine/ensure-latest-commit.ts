@@ -113,13 +113,10 @@ export async function buildLatestCommit(core: RepoCore, s: SessionSettings, dag:
     }
   }
   const now = s.clock();
-  // A fold that absorbs a summary of the base reads what that summary folded (only then: the live list is the input).
-  const loadFolded = async (key: string, into: Map<string, readonly ContextItem[]>): Promise<boolean> => {
-    const tree = base?.foldTrees.get(key);
-    if (tree === undefined) return false;
-    await loadFolds(core.git, key, tree, into);
-    return true;
-  };
+  // A fold that absorbs a summary of the base reads what that summary folded (only then: the live list is the input),
+  // a level at a time as the rules ask; with a summarizer, every level (it reads all the originals).
+  const trees = new Map(base?.foldTrees);
+  const loadFolded = (key: string, into: Map<string, readonly ContextItem[]>): Promise<boolean> => loadFolds(core.git, key, trees, into, s.summarizer !== undefined);
   const { result, notes } = await runTurnPipeline(core.store, base?.commit.items ?? [], inputs, pins, s, now, loadFolded);
   const r = result.report;
   const summary = { added: r.added, aged: r.aged, cleared: r.cleared, folded: r.folded, firstChangedIndex: result.firstChangedIndex };

@@ -76,11 +76,20 @@ export async function readFoldTree(ctx: GitContext, tree: string): Promise<Folde
 }
 
 /**
- * Reads the whole tree of what a summary folded into `into` (summary key → its folded items), nested summaries
- * included: what a fold that absorbs the summary needs to write its brief from the originals.
+ * Reads what the summary `key` folded into `into` (summary key → its folded items) from its tree, found in `trees`
+ * (summary key → tree oid), and notes there the trees of the summaries among its items. One level: a fold that
+ * absorbs the summary opens only as much of the nesting as its brief reads (the rules ask again for a deeper level);
+ * `deep` reads every level at once (a summarizer reads all the originals). False when `trees` has no tree for `key`.
  */
-export async function loadFolds(ctx: GitContext, key: string, tree: string, into: Map<string, readonly ContextItem[]>): Promise<void> {
+export async function loadFolds(ctx: GitContext, key: string, trees: Map<string, string>, into: Map<string, readonly ContextItem[]>, deep: boolean): Promise<boolean> {
+  const tree = trees.get(key);
+  if (tree === undefined) return false;
   const entries = await readFoldTree(ctx, tree);
   into.set(key, entries.map((e) => e.item));
-  for (const e of entries) if (e.tree !== undefined) await loadFolds(ctx, e.item.key, e.tree, into);
+  for (const e of entries) {
+    if (e.tree === undefined) continue;
+    trees.set(e.item.key, e.tree);
+    if (deep) await loadFolds(ctx, e.item.key, trees, into, true);
+  }
+  return true;
 }
