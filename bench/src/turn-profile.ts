@@ -75,7 +75,8 @@ try {
     const a = performance.now();
     const { nodes, commit } = await session.appendTurn(inputs);
     const b = performance.now();
-    render(commit, { provider: 'openai-chat' });
+    // Growth turns are not rendered: a chained turn may end on an assistant message, which render refuses.
+    if (measuring) render(commit, { provider: 'openai-chat' });
     record(nodes);
     return { append: b - a, render: performance.now() - b, items: commit.items.length };
   };
