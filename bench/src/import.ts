@@ -3,10 +3,11 @@
  * does it — replayed into a scratch repository on disk without fsync (a commit before every model call), packed into one
  * pack (`packSessions`), streamed into a new repository on disk as that pack plus the session's refs (`adoptSessionPack`) —
  * each size in a fresh node process, reporting its peak RSS, the time of each phase and the objects written per
- * second. `--copy` packs as `ctxgit import` does (the scratch packs' entries copied); without it every object goes
+ * second, against `git fast-import` of the same objects (the imported repository's `git fast-export --all`) in the same
+ * process. Packs as `ctxgit import` does (the scratch packs' entries copied); with `--compact` every object goes
  * through a delta search, as `ctxgit gc` does.
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/import.ts [--quick] [--sizes=1000,10000] [--copy]`
+ * `node --conditions=@ctxgit/source --import tsx bench/src/import.ts [--quick] [--sizes=1000,10000] [--compact]`
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** One import; milliseconds, MB. */
 export interface ImportBenchRow {
   readonly turns: number;
-  /** `packSessions` with a delta search over every object (what `ctxgit gc` then makes of it), or the packs' entries copied (what `ctxgit import` does: `--copy`). */
+  /** `packSessions` with a delta search over every object (what `ctxgit gc` then makes of it), or the packs' entries copied (what `ctxgit import` does, the default). */
   readonly compact: boolean;
   readonly entries: number;
   /** Peak resident set of the fresh process (`process.resourceUsage().maxRSS`). */
@@ -33,6 +34,12 @@ export interface ImportBenchRow {
   readonly objectsPerSecond: number;
   /** Pack files in the repository on disk after the import. */
   readonly packFiles: number;
+  /** `git fast-import` of the same objects (the imported repository's `git fast-export --all`, not timed) into a new bare repository. */
+  readonly fastImportMs: number;
+  /** fast-import wrote the same objects and the same refs at the same commits. */
+  readonly fastImportSame: boolean;
+  /** Our objects per second (end to end) over fast-import's (issue 17 asks ≥ 0.5 of end-to-end throughput). */
+  readonly objectsPerSecondOverFastImport: number;
 }
 
 /** Result of {@link runImportBench}. */
@@ -44,6 +51,24 @@ export interface ImportBenchResult {
 }
 
 const SELF = fileURLToPath(import.meta.url);
+
+const git = (args: readonly string[], input?: Buffer): Buffer => {
+  const r = spawnSync('git', args, { maxBuffer: 1 << 30, ...(input === undefined ? {} : { input }) });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr.toString()}`);
+  return r.stdout;
+};
+const refsOf = (gitdir: string): string => git(['--git-dir', gitdir, 'for-each-ref']).toString();
+
+/** The objects of `from` streamed into a new bare repository by `git fast-import` (only the import timed). */
+function fastImport(from: string, to: string): { ms: number; refs: string; objects: number } {
+  const stream = git(['--git-dir', from, 'fast-export', '--all', '--reencode=no', '--signed-tags=strip']);
+  git(['init', '-q', '--bare', to]);
+  const a = performance.now();
+  git(['--git-dir', to, 'fast-import', '--quiet'], stream);
+  const ms = performance.now() - a;
+  const objects = Number(/^in-pack: (\d+)$/mu.exec(git(['--git-dir', to, 'count-objects', '-v']).toString())?.[1] ?? 0);
+  return { ms, refs: refsOf(to), objects };
+}
 
 async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
   const { adoptSessionPack, openRepo, packSessions } = await import('@ctxgit/commit');
@@ -63,6 +88,7 @@ async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
     await adoptSessionPack(repo, packed);
     const d = performance.now();
     const packDir = join(dir, 'ctx.git', 'objects', 'pack');
+    const native = fastImport(join(dir, 'ctx.git'), join(dir, 'native.git'));
     return {
       turns,
       compact,
@@ -75,6 +101,9 @@ async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
       packBytes: readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((n, f) => n + statSync(join(packDir, f)).size, 0),
       objectsPerSecond: Math.round(packed.objects / ((d - a) / 1000)),
       packFiles: readdirSync(packDir).filter((f) => f.endsWith('.pack')).length,
+      fastImportMs: Math.round(native.ms),
+      fastImportSame: native.refs === refsOf(join(dir, 'ctx.git')) && native.objects === packed.objects,
+      objectsPerSecondOverFastImport: Number((native.ms / (d - a)).toFixed(3)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -84,20 +113,20 @@ async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
 /**
  * Runs the import benchmark, one fresh process per size.
  *
- * @param opts - `sizes` (default 1,000 and 10,000 model calls; quick: 100 and 1,000); `copy`: pack with
- *   `compact: false`; `log` for progress
+ * @param opts - `sizes` (default 1,000 and 10,000 model calls; quick: 100 and 1,000); `compact`: pack with a delta
+ *   search over every object (default false: as `ctxgit import`); `log` for progress
  * @returns one row per size and the peak-RSS ratio of the largest over the smallest
  * @example
  * ```ts
  * const r = await runImportBench({ quick: true });
  * ```
  */
-export async function runImportBench(opts: { readonly quick: boolean; readonly sizes?: readonly number[]; readonly copy?: boolean; readonly log?: (line: string) => void }): Promise<ImportBenchResult> {
+export async function runImportBench(opts: { readonly quick: boolean; readonly sizes?: readonly number[]; readonly compact?: boolean; readonly log?: (line: string) => void }): Promise<ImportBenchResult> {
   const log = opts.log ?? ((): void => undefined);
   const sizes = opts.sizes ?? (opts.quick ? [100, 1000] : [1000, 10_000]);
   const rows: ImportBenchRow[] = [];
   for (const turns of sizes) {
-    const r = spawnSync(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', SELF, '--child', String(turns), ...(opts.copy === true ? ['--copy'] : [])], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    const r = spawnSync(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', SELF, '--child', String(turns), ...(opts.compact === true ? ['--compact'] : [])], { encoding: 'utf8', maxBuffer: 1 << 24 });
     if (r.status !== 0) throw new Error(`import child (${turns} turns) failed (exit ${String(r.status)}): ${r.stderr.slice(-2000)}`);
     const row = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as ImportBenchRow;
     rows.push(row);
@@ -115,10 +144,10 @@ export async function runImportBench(opts: { readonly quick: boolean; readonly s
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const argv = process.argv.slice(2);
   const at = argv.indexOf('--child');
-  if (at >= 0) process.stdout.write(`${JSON.stringify(await child(Number(argv[at + 1]), !argv.includes('--copy')))}\n`);
+  if (at >= 0) process.stdout.write(`${JSON.stringify(await child(Number(argv[at + 1]), argv.includes('--compact')))}\n`);
   else {
     const sizes = argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length).split(',').map(Number);
-    const r = await runImportBench({ quick: argv.includes('--quick'), copy: argv.includes('--copy'), ...(sizes === undefined ? {} : { sizes }), log: (l) => process.stderr.write(`${l}\n`) });
+    const r = await runImportBench({ quick: argv.includes('--quick'), compact: argv.includes('--compact'), ...(sizes === undefined ? {} : { sizes }), log: (l) => process.stderr.write(`${l}\n`) });
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
   }
 }

@@ -13,7 +13,7 @@ import { writeReport } from './write-report.js';
 import type { ReportFiles } from './write-report.js';
 
 /** The per-topic benchmark modules, in run order: `bench/src/<topic>.ts` exporting `run<Topic>Bench`. */
-export const TOPICS: readonly string[] = ['dag', 'tokenize', 'graph', 'pipeline', 'render', 'git', 'commit', 'tools', 'viewer', 'remote', 'storage', 'checkpointers', 'cold-start'];
+export const TOPICS: readonly string[] = ['dag', 'tokenize', 'graph', 'pipeline', 'render', 'git', 'commit', 'tools', 'viewer', 'remote', 'storage', 'checkpointers', 'cold-start', 'import'];
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
