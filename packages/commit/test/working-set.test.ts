@@ -117,7 +117,7 @@ describe.each(FS_KINDS)('the working set on $name', (kind) => {
 
 describe('what a fold reads of the summaries it absorbs', () => {
   it('loadFolds reads one level and notes the nested trees; deep reads every level, the same items', async () => {
-    const { repo } = await FS_KINDS[0].open();
+    const { repo } = await (FS_KINDS[0] as (typeof FS_KINDS)[number]).open();
     await chat(repo, 60);
     const latest = await (await repo.openSession('ws')).commit();
     const stored = await readStoredCommit(repo.git, latest.id);
