@@ -65,6 +65,8 @@ export function executePipeline(
   const band = resolveBand(historyBudgetOf(context, frame, system), context.band);
   const historyTokens = (items: readonly ContextItem[]): number => factsOf(cache, items).history;
   let epoch: boolean | undefined;
+  // A cold cache (the newest parent item older than `coldAfterMs`): the cached prefix is gone, rewriting it is free.
+  const cold = parentItems.length > 0 && context.now - lastActivity >= band.coldAfterMs;
   const ctx: RuleContext = {
     now: context.now,
     tokenizer: context.tokenizer,
@@ -74,17 +76,15 @@ export function executePipeline(
     ...(context.foldedOf === undefined ? {} : { foldedOf: context.foldedOf }),
     cache,
     epochOpen(items) {
-      epoch ??=
-        !band.epochs ||
-        historyTokens(items) > band.upper ||
-        (parentItems.length > 0 && context.now - lastActivity >= band.coldAfterMs);
+      epoch ??= !band.epochs || historyTokens(items) > band.upper || cold;
       return epoch;
     },
   };
   let cur: readonly ContextItem[] = added.length === 0 ? parentItems : parentItems.concat(added);
   recordEdit(cache, cur, parentItems);
   extendValid(cache, parentItems, cur);
-  const reports: RuleReport[] = [];
+  const start = cur;
+  let reports: RuleReport[] = [];
   for (const rule of rules) {
     const next = settle(cache, cur, rule.apply(cur, ctx), itemTokens);
     const at = next === cur ? undefined : changesSince(cache, next, cur, 2)?.changed;
@@ -92,13 +92,21 @@ export function executePipeline(
     reports.push(diffCounts(rule.name, cur, next, at));
     cur = next;
   }
+  // With folding, an epoch that leaves the history above the upper mark bought no headroom: the next turn would break
+  // the cached prefix again. Below the emergency mark, with a warm cache, the turn keeps the parent's list instead.
+  const folding = rules.some((r) => r.name === 'fold');
+  if (folding && band.epochs && epoch === true && !cold && cur !== start && historyTokens(start) <= band.emergency && historyTokens(visible(cur)) > band.upper) {
+    cur = start;
+    epoch = false;
+    reports = reports.map((r) => diffCounts(r.rule, start, start, undefined));
+  }
   // Folded items leave the live list: each new summary takes the items it folded along.
   const sum = (f: keyof Omit<RuleReport, 'rule'>): number => reports.reduce((s, r) => s + r[f], 0);
   const { live, folds } = cur.some((it) => it.state === 'summarized') ? splitFolds(cur) : { live: cur, folds: new Map<string, ContextItem[]>() };
   const t = factsOf(cache, live);
   // No result above the emergency mark when the pipeline folds (the fold's contract, checked once every later rule,
   // the cap, had its turn) or has a request frame (above it, the request would not fit the window).
-  const enforced = frame !== undefined || rules.some((r) => r.name === 'fold');
+  const enforced = frame !== undefined || folding;
   if (enforced && t.history > band.emergency) throw new RulesOverBudgetError(t.history, band.emergency, sum('summaries'), frame === undefined ? undefined : refused(live, frame, system, t.total));
   // Later runs on this list skip the whole-list checks of unchanged items.
   learnValid(cache, live);
@@ -157,6 +165,9 @@ function tokenCounter(cache: RulesCache, context: PipelineContext, frame: Reques
   if (o === undefined) return (blocks) => countBlockTokens(cache, context.tokenizer, blocks);
   return (blocks) => countBlockTokens(cache, context.tokenizer, blocks) + o.perMessage + (blocks.some((b) => b.type === 'tool_call') ? o.perToolCall : 0);
 }
+
+/** `items` without the `summarized` ones. */
+const visible = (items: readonly ContextItem[]): readonly ContextItem[] => (items.some((it) => it.state === 'summarized') ? items.filter((it) => it.state !== 'summarized') : items);
 
 /** The live list of `items` (without `summarized` ones) and, per summary, the items folded into it, in order. */
 function splitFolds(items: readonly ContextItem[]): { live: ContextItem[]; folds: Map<string, ContextItem[]> } {

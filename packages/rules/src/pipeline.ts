@@ -13,7 +13,12 @@ export interface BandOptions {
   readonly foldTo?: number;
   /** Emergency mark: the history may not stay above it. @defaultValue 0.95 */
   readonly emergencyAt?: number;
-  /** Batch mutations before the tail into epochs; `false` applies them on every run. @defaultValue true */
+  /**
+   * Batch mutations before the tail into epochs: they happen on a turn whose history passes the upper mark (or whose
+   * cache is cold), and, when the pipeline folds, only if the turn ends under the upper mark or the history was above
+   * the emergency mark (else the turn keeps the parent's list: a break of the cached prefix that buys no headroom
+   * would come again next turn). `false` applies them on every run. @defaultValue true
+   */
   readonly epochs?: boolean;
   /** An epoch also opens when the newest parent item is at least this old (ms; a cold cache). @defaultValue 3_600_000 */
   readonly coldAfterMs?: number;

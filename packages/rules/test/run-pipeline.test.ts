@@ -117,7 +117,7 @@ describe('runPipeline', () => {
 
 describe('pipelineVersion', () => {
   it('joins name@version', () => {
-    expect(pipelineVersion(defaultRules())).toBe('aging@2+idle@1+fold@7+cap@3');
+    expect(pipelineVersion(defaultRules())).toBe('aging@2+idle@1+fold@8+cap@3');
     expect(() => pipelineVersion([...defaultRules(), defaultRules()[0]!])).toThrow(/share the name/);
     expect(() => pipelineVersion([{ name: 'Bad Name', version: 1, apply: (i) => i }])).toThrow(RulesInputError);
   });
@@ -204,5 +204,31 @@ describe('runPipeline with a request frame', () => {
     );
     expect(() => runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, request: { window: 0 } })).toThrow(RulesInputError);
     expect(() => runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer })).toThrow(RulesInputError);
+  });
+});
+
+describe('a turn that breaks the cached prefix must buy headroom', () => {
+  // Everything locked but one early tool result: what the rules can free leaves the history above the upper mark.
+  const all = runPipeline([], agent(20).nodes, { ...ctx, historyBudget: 1e9 }).items;
+  const free = all.findIndex((it) => it.role === 'tool');
+  const parent = all.map((it, i): ContextItem => (i === free ? it : { ...it, locked: true }));
+  const history = parent.filter((it) => it.role !== 'system').reduce((s, it) => s + it.tokens, 0);
+  // the history at 90 % of its budget: above the upper mark (80 %), under the emergency mark (95 %)
+  const historyBudget = Math.ceil(history / 0.9);
+
+  it('keeps the parent list when the rules would leave the history above the upper mark, under the emergency mark', () => {
+    const r = runPipeline(parent, [], { ...ctx, historyBudget });
+    expect(r.items).toEqual(parent);
+    expect(r.folds.size).toBe(0);
+    expect(r.report).toMatchObject({ epoch: false, aged: 0, folded: 0, rewrittenTokens: 0 });
+    expect(r.firstChangedIndex).toBe(parent.length);
+  });
+
+  it('applies them without epochs, and when the cache is cold', () => {
+    const noEpochs = runPipeline(parent, [], { ...ctx, historyBudget, band: { epochs: false } });
+    expect(noEpochs.items[free]).not.toEqual(parent[free]);
+    const cold = runPipeline(parent, [], { ...ctx, now: ctx.now + 3_600_000, historyBudget });
+    expect(cold.items[free]).not.toEqual(parent[free]);
+    expect(cold.report.epoch).toBe(true);
   });
 });

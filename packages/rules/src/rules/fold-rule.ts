@@ -156,7 +156,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
 }
 
 /**
- * Folding (`fold@7`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@8`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -168,10 +168,13 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * Phases, each down to the lower mark: (1) runs before the tail window, the whole critical chain protected;
  * (2) while above the lower mark, runs reaching into the tail, never the latest round (the last assistant step and
  * its results): the prefix is rewritten from the first fold on anyway, so one fold turn goes down to the lower mark
- * rather than leaving the next turns a fold each; (3) while above the upper mark, only the newest chain results within
- * `chainShare` protected (summary reason `fold_chain_share`); (4) above the emergency mark, no chain result
- * protected (reason `fold_emergency`), and runs may start anywhere, earlier summaries included. Other summaries
- * have reason `fold`.
+ * rather than leaving the next turns a fold each; (3) while still above the lower mark, only the newest chain results
+ * within `chainShare` protected (summary reason `fold_chain_share`); (4) while still above the upper mark, no chain
+ * result protected (reason `fold_chain`). Runs start after the newest summary, or anywhere (earlier summaries
+ * included) while above the emergency mark. Other summaries have reason `fold`.
+ * A fold turn must buy headroom: when the rules leave the history above the upper mark and it was not above the
+ * emergency mark, the runner keeps the parent's list for the turn (see `BandOptions.epochs`), so a turn breaks the
+ * cached prefix only to get under the upper mark, or because it must.
  * Summaries stay bounded: when the rule folds and the live summaries hold more than `summaryShare` of the history
  * budget, first the oldest of them merge into one summary of summaries (reason `fold_summaries`; it nests them as any
  * fold does), until those left hold at most half the share; the cached prefix is then rewritten from the oldest
@@ -200,7 +203,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 7,
+    version: 8,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
@@ -219,8 +222,8 @@ export function foldRule(options: RulesOptions = {}): Rule {
       let lifted = false;
       const tried = new Set<string>();
       // Phase 1 folds before the tail window with the whole critical chain protected; phase 2 (still above
-      // the lower mark) reaches into the tail but never into the latest round; phase 3 (still above the upper
-      // mark) protects only the newest part of the chain within `chainShare`; phase 4 (above the emergency
+      // the lower mark) reaches into the tail but never into the latest round; phase 3 (still above the lower
+      // mark) protects only the newest part of the chain within `chainShare`; phase 4 (still above the upper
       // mark) protects no chain result. Each phase folds down to the lower mark.
       let phase = 1;
       // The runs of `cur` in `phase`, found again only when either changes, and the first one not yet passed over.
@@ -235,11 +238,11 @@ export function foldRule(options: RulesOptions = {}): Rule {
         const chain = phase <= 2 ? 'all' : phase === 3 ? 'share' : 'none';
         if (runs === undefined) {
           // Below the emergency mark nothing before the newest summary is rewritten: it is the cached prefix.
-          const from = phase === 4 || h > band.emergency ? 0 : afterNewestSummary(cur.items);
+          const from = h > band.emergency ? 0 : afterNewestSummary(cur.items);
           runs = runsOf(cur.items, protectionOf(cur.items, o, ctx, chain), from, phase === 1 ? tailStart(cur.items, o.tailTurns) : tailStart(cur.items, 1));
           next = 0;
         }
-        const reason = phase <= 2 ? 'fold' : phase === 3 ? 'fold_chain_share' : 'fold_emergency';
+        const reason = phase <= 2 ? 'fold' : phase === 3 ? 'fold_chain_share' : 'fold_chain';
         // One fold, then the protection and the runs are found again on the new list; past the cap, every run of
         // this list folds in one pass (its protection as it was before the pass), as far as the lower mark needs.
         const plans: Fold[] = [];
@@ -276,11 +279,10 @@ export function foldRule(options: RulesOptions = {}): Rule {
           runs = undefined;
           continue;
         }
-        // The first fold broke the cached prefix: folding on into the tail rewrites nothing more, and saves the
-        // next turns a fold of their own. Chain results are let go only while above the upper mark.
-        if (phase === 1 && h > band.lower) phase++;
-        else if (phase === 2 && h > band.upper) phase++;
-        else if (phase === 3 && h > band.emergency) phase++;
+        // The first fold broke the cached prefix: folding on rewrites nothing more, and saves the next turns a fold
+        // of their own. The whole chain is let go only while above the upper mark (a turn that ends there is not made).
+        if (phase <= 2 && h > band.lower) phase++;
+        else if (phase === 3 && h > band.upper) phase++;
         else break;
         runs = undefined;
       }
