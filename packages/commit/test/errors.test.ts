@@ -16,6 +16,7 @@ import {
   UnknownSessionError,
 } from '../src/index.js';
 import type { Repo } from '../src/index.js';
+import { GitIoError } from '../src/git/errors.js';
 import { FS_KINDS, snapshot, stepClock, tempDir } from './helpers.js';
 
 async function seeded(repo: Repo): Promise<{ tool: string }> {
@@ -103,5 +104,15 @@ describe('repositories that are not ctxgit repositories', () => {
     await repo.createSession('a', { model: 'openai:gpt-4o' });
     const again = await openRepo({ dir: empty, fsync: false });
     expect(await again.listSessions()).toEqual(['a']);
+  });
+});
+
+describe('GitIoError', () => {
+  it('is retryable for a passing condition (busy, interrupted, out of handles), not for a full disk or a denied write', () => {
+    const io = (code: string): GitIoError => new GitIoError('write', '/x', Object.assign(new Error(code), { code }));
+    for (const code of ['EAGAIN', 'EBUSY', 'EINTR', 'EMFILE', 'ENFILE', 'ETIMEDOUT']) expect(io(code)).toMatchObject({ code: 'E_GIT_IO', retryable: true, data: { errno: code } });
+    for (const code of ['ENOSPC', 'EACCES', 'EIO', 'EROFS']) expect(io(code).retryable).toBe(false);
+    expect(new GitIoError('read', '/x', 'not an errno').data).toMatchObject({ errno: 'unknown' });
+    expect(io('EMFILE').message).toContain('retry in a moment');
   });
 });

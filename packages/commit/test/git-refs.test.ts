@@ -95,7 +95,7 @@ describe.each(FS_KINDS)('refs on $name', (kind) => {
     if (c0 === undefined || c1 === undefined) throw new Error('commits');
     await compareAndSwapRef(ctx, 'refs/ctxgit/r', null, c0);
     const faulty = failingRename(ctx, '.lock');
-    await expect(compareAndSwapRef(faulty, 'refs/ctxgit/r', c0, c1)).rejects.toMatchObject({ code: 'E_GIT_IO', data: { errno: 'EIO' } });
+    await expect(compareAndSwapRef(faulty, 'refs/ctxgit/r', c0, c1)).rejects.toMatchObject({ code: 'E_GIT_IO', data: { errno: 'EIO' }, retryable: false });
     expect(await exists(ctx, `${ctx.gitdir}/refs/ctxgit/r.lock`)).toBe(false);
     expect(await readRef(ctx, 'refs/ctxgit/r')).toBe(c0);
     await compareAndSwapRef(faulty, 'refs/ctxgit/r', c0, c1);

@@ -96,11 +96,20 @@ function lockedMessage(ref: string, holder: LockHolder | null): string {
   return `ref ${ref} is locked (${ref}.lock exists, written by git or a writer of another host${age}; it is taken for a dead writer's once older than staleLockMs); nothing was written, retry in a moment`;
 }
 
-/** A file-system call failed, e.g. ENOSPC or EIO (`E_GIT_IO`); nothing half-written is visible, the call can be retried. */
+/** errno codes of a condition that passes by itself: a busy or interrupted call, file handles or time run out. */
+const TRANSIENT = new Set(['EAGAIN', 'EBUSY', 'EINTR', 'EMFILE', 'ENFILE', 'ETIMEDOUT']);
+
+/**
+ * A file-system call failed, e.g. ENOSPC or EIO (`E_GIT_IO`); nothing half-written is visible, the call can be
+ * repeated. `retryable` for the errno codes of a passing condition (EAGAIN, EBUSY, EINTR, EMFILE, ENFILE,
+ * ETIMEDOUT); others (ENOSPC, EACCES, EIO, …) need the disk or its permissions seen to first.
+ */
 export class GitIoError extends GitError {
   constructor(op: string, path: string, cause: unknown) {
     const errno = typeof cause === 'object' && cause !== null && 'code' in cause ? String((cause as { code: unknown }).code) : 'unknown';
-    super('E_GIT_IO', `${op} ${path} failed (${errno}); check disk space and permissions, then retry`, { op, path, errno }, { cause });
+    const retryable = TRANSIENT.has(errno);
+    const advice = retryable ? 'retry in a moment' : 'check disk space and permissions, then retry';
+    super('E_GIT_IO', `${op} ${path} failed (${errno}); ${advice}`, { op, path, errno }, { cause, retryable });
   }
 }
 
