@@ -40,22 +40,29 @@ export function objectPaths(objects: readonly NamedObject[]): Map<string, Object
       queue.push(tree);
     }
   }
+  // the first 4 bytes of every oid of the set: an entry whose oid begins otherwise (most of a tree's entries: what
+  // the set's commits did not change) is passed over without a string made for it
+  const heads = new Set(objects.map((o) => Number.parseInt(o.oid.slice(0, 8), 16)));
   for (let q = 0; q < queue.length; q++) {
     const oid = queue[q] as string;
     const parent = (paths.get(oid) as ObjectPath).path;
     const content = view(byOid.get(oid) as NamedObject);
     // entries: `<mode> <name>\0<20-byte oid>`
     for (let i = 0; i < content.length; ) {
-      const space = content.indexOf(0x20, i);
-      const nul = content.indexOf(0, space + 1);
-      if (space === -1 || nul === -1 || nul + 21 > content.length) break;
+      // a byte loop: Buffer#indexOf is a native call per entry
+      let space = i;
+      while (space < content.length && content[space] !== 0x20) space++;
+      let nul = space + 1;
+      while (nul < content.length && content[nul] !== 0) nul++;
+      if (nul + 21 > content.length) break;
+      i = nul + 21;
+      if (!heads.has(content.readUInt32BE(nul + 1))) continue;
       const child = content.toString('hex', nul + 1, nul + 21);
       const kind = byOid.get(child)?.type;
       if ((kind === 'tree' || kind === 'blob') && !paths.has(child)) {
         paths.set(child, { path: `${parent}/${content.toString('utf8', space + 1, nul)}`, rank: paths.size });
         if (kind === 'tree') queue.push(child);
       }
-      i = nul + 21;
     }
   }
   return paths;
