@@ -34,6 +34,8 @@ const OFS_DELTA = 6;
 const WINDOW = 10;
 /** Longest delta chain (git's default depth). */
 const MAX_DEPTH = 50;
+/** An object smaller than this is neither searched for a delta nor tried as a base (git's rule: a delta could save next to nothing). */
+const MIN_DELTA_SIZE = 50;
 /** Leading bytes of a blob that order it among blobs: versions of one item begin alike. */
 const BLOB_KEY = 64;
 
@@ -81,7 +83,8 @@ function sortKey(o: PackObject, path: string | undefined): Buffer {
  * Encodes objects as one pack (version 2) and its index (version 2). Objects are sorted by type, then by path or a
  * key of their first bytes ({@link sortKey}), then largest first, then latest first ({@link objectPaths}), and each is stored as a delta ({@link createDelta})
  * against the one of the {@link WINDOW} objects before it that gives the smallest, when that is less than half the
- * object (git's rule, a deep base's delta held to less); chains at most {@link MAX_DEPTH} deep. An object that comes with its stored entry (`stored`) keeps it
+ * object (git's rule, a deep base's delta held to less); chains at most {@link MAX_DEPTH} deep; objects under
+ * {@link MIN_DELTA_SIZE} bytes take no part in the search. An object that comes with its stored entry (`stored`) keeps it
  * when it is a delta whose base is packed too (its bytes copied, not searched again), and its deflated bytes when it
  * is whole and no delta is found; with `search` false, no delta is searched (nor paths walked). Every base precedes
  * its deltas (`OFS_DELTA`), so the pack is self-contained, as git requires on disk.
@@ -138,10 +141,11 @@ export function encodePack(objects: readonly PackObject[], search = true): Encod
       }
     }
     let best: { base: number; delta: Buffer } | undefined;
-    for (let j = i - 1; search && j >= Math.max(0, i - WINDOW); j--) {
+    const searched = search && o.content.length >= MIN_DELTA_SIZE;
+    for (let j = i - 1; searched && j >= Math.max(0, i - WINDOW); j--) {
       const base = order[j] as PackObject;
       // only a base already written: it cannot depend on this object
-      if ((offsets[j] as number) === -1 || base.type !== o.type || (depth[j] as number) >= MAX_DEPTH) continue;
+      if ((offsets[j] as number) === -1 || base.type !== o.type || base.content.length < MIN_DELTA_SIZE || (depth[j] as number) >= MAX_DEPTH) continue;
       // git's limit: half the object (less a name) for a first delta, else the best so far; scaled down for a deep
       // base, so chains branch instead of running MAX_DEPTH long and leaving the next versions without a base
       const refDepth = best === undefined ? 1 : (depth[best.base] as number) + 1;
