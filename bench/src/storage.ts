@@ -5,7 +5,7 @@
  * live list its rules, totals, render and tree writes work on, plus the turn's new items), files and objects
  * written per turn, the repository's bytes against what `git gc` packs the same repository into, and a cold start:
  * a fresh repository object opens the session, finds its latest commit and renders it, counting the objects it
- * reads from storage (`onObjectRead`). Topic `storage` of `pnpm bench`.
+ * reads from storage (`onObjectRead`) against the items of that commit. Topic `storage` of `pnpm bench`.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/storage.ts [--quick] [--turns=10000]`
  */
@@ -37,6 +37,8 @@ export interface StorageBenchRow {
   readonly foldedItems: number;
   /** Cold start: objects read from storage by a fresh repository object to open the session, find its commit and render it. */
   readonly coldStartObjectsRead: number;
+  /** Items of the commit the cold start renders (its live list: what the objects read follow). */
+  readonly coldStartLiveItems: number;
   readonly coldStartMs: number;
   /** New files under `objects/` per measured turn (packs and indexes; rolled-up packs replace others). */
   readonly filesPerTurn: number;
@@ -140,6 +142,7 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
       itemsWalkedMax: Math.max(...walked),
       foldedItems: latestFolded,
       coldStartObjectsRead,
+      coldStartLiveItems: latest.items.length,
       coldStartMs,
       filesPerTurn: added / measured,
       objectsPerTurn: (objects - objectsBefore) / measured,
@@ -174,11 +177,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const turns = process.argv.find((a) => a.startsWith('--turns='))?.slice('--turns='.length).split(',').map(Number);
   const rows = await runStorageBench({ quick: process.argv.includes('--quick'), ...(turns === undefined ? {} : { turns }) });
   process.stdout.write(
-    'turns | measured | turn median ms | p95 | p99 | fold turns | slowest fold / median | items walked median | max | folded items | cold start objects read | cold start ms | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n',
+    'turns | measured | turn median ms | p95 | p99 | fold turns | slowest fold / median | items walked median | max | folded items | cold start objects read | its live items | cold start ms | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n',
   );
   for (const r of rows) {
     process.stdout.write(
-      `${[r.turns, r.measured, r.turnMedianMs.toFixed(2), r.turnP95Ms.toFixed(2), r.turnP99Ms.toFixed(2), r.foldTurns, r.foldTurnOverMedian, r.itemsWalkedMedian, r.itemsWalkedMax, r.foldedItems, r.coldStartObjectsRead, r.coldStartMs.toFixed(0), r.filesPerTurn.toFixed(2), r.objectsPerTurn.toFixed(1), r.repoBytes, r.gitGcBytes, r.repoOverGitGc, r.packs].join(' | ')}\n`,
+      `${[r.turns, r.measured, r.turnMedianMs.toFixed(2), r.turnP95Ms.toFixed(2), r.turnP99Ms.toFixed(2), r.foldTurns, r.foldTurnOverMedian, r.itemsWalkedMedian, r.itemsWalkedMax, r.foldedItems, r.coldStartObjectsRead, r.coldStartLiveItems, r.coldStartMs.toFixed(0), r.filesPerTurn.toFixed(2), r.objectsPerTurn.toFixed(1), r.repoBytes, r.gitGcBytes, r.repoOverGitGc, r.packs].join(' | ')}\n`,
     );
   }
 }
