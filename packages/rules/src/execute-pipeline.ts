@@ -95,7 +95,7 @@ export function executePipeline(
   // With folding, an epoch that leaves the history above the upper mark bought no headroom: the next turn would break
   // the cached prefix again. Below the emergency mark, with a warm cache, the turn keeps the parent's list instead.
   const folding = rules.some((r) => r.name === 'fold');
-  if (folding && band.epochs && epoch === true && !cold && cur !== start && historyTokens(start) <= band.emergency && historyTokens(visible(cur)) > band.upper) {
+  if (folding && band.epochs && epoch === true && !cold && cur !== start && historyTokens(start) <= band.emergency && historyTokens(cur) > band.upper) {
     cur = start;
     epoch = false;
     reports = reports.map((r) => diffCounts(r.rule, start, start, undefined));
@@ -165,9 +165,6 @@ function tokenCounter(cache: RulesCache, context: PipelineContext, frame: Reques
   if (o === undefined) return (blocks) => countBlockTokens(cache, context.tokenizer, blocks);
   return (blocks) => countBlockTokens(cache, context.tokenizer, blocks) + o.perMessage + (blocks.some((b) => b.type === 'tool_call') ? o.perToolCall : 0);
 }
-
-/** `items` without the `summarized` ones. */
-const visible = (items: readonly ContextItem[]): readonly ContextItem[] => (items.some((it) => it.state === 'summarized') ? items.filter((it) => it.state !== 'summarized') : items);
 
 /** The live list of `items` (without `summarized` ones) and, per summary, the items folded into it, in order. */
 function splitFolds(items: readonly ContextItem[]): { live: ContextItem[]; folds: Map<string, ContextItem[]> } {
