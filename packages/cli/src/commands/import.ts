@@ -69,8 +69,8 @@ export function importCommand(io: CliIo): Command {
 is placed --clock-step seconds after the entry before it; the first entry of a transcript without any timestamp is at
 ${new Date(SYNTHETIC_EPOCH_MS).toISOString()}.
 
-Nothing is written on failure: the import is first replayed into an in-memory repository, then written to the
-repository as one pack, followed by the sessions' refs. An import that was killed is resumed by running the same
+Nothing is written on failure: the import is first replayed into a scratch repository in a temporary directory,
+then written to the repository as one pack, followed by the sessions' refs. An import that was killed is resumed by running the same
 command again (the refs it created are recognized); until it completes, \`ctxgit verify\` lists its sessions as incomplete imports, with that command.
 
 JSON (--json): { "sessions": [{ "id", "nodes", "commits" }] }`,
