@@ -1,18 +1,21 @@
 /**
  * Git object-writing benchmark: the objects of a typical session of 100 / 1,000 / 10,000 turns (item blobs under
  * sharded trees, a metadata blob and one commit per turn) written with ctxgit's primitives (memfs, disk, disk with
- * fsync) and, in the same run, the same content streamed into `git fast-import` in a fresh bare repository. Both
+ * fsync), each turn one batch (`inBatch`: one pack per turn, rolled up by automatic maintenance, as a session's turn
+ * is written) and, in the same run, the same content streamed into `git fast-import` in a fresh bare repository. Both
  * sides must end on the same commit id, which proves they wrote the same objects.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/git.ts [--quick]`
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import * as nodeFs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { compareAndSwapRef, openGit, updateTree, writeBlob, writeCommit, type GitContext, type TreeEdit } from '@ctxgit/commit/git';
+import type { FsLike } from '@ctxgit/commit';
+import { compareAndSwapRef, inBatch, openGit, updateTree, writeBlob, writeCommit, type TreeEdit } from '@ctxgit/commit/git';
 import { median, p95 } from './stats.js';
 
 /** How ctxgit's side was stored. */
@@ -22,7 +25,7 @@ export type GitBenchMode = 'memfs' | 'disk' | 'disk+fsync';
 export interface GitBenchOursRow {
   readonly turns: number;
   readonly mode: GitBenchMode;
-  /** Objects written (new loose objects), all turns. */
+  /** Objects written, all turns (counted in fast-import's repository, which ends on the same commit). */
   readonly objects: number;
   readonly objectsPerTurn: number;
   readonly totalMs: number;
@@ -32,7 +35,7 @@ export interface GitBenchOursRow {
   readonly turnP95Ms: number;
   /** Median of the last 100 turns over the median of the first 100: ≈1 when a turn does not grow with the session. */
   readonly lateOverEarly: number;
-  /** Bytes of the files under `objects/` (zlib-compressed loose objects). */
+  /** Bytes of the files under `objects/` (packs, as automatic maintenance left them). */
   readonly repoBytes: number;
   readonly repoBytesPerTurn: number;
 }
@@ -61,7 +64,7 @@ export interface GitBenchRatio {
   readonly memfsSpeedOverNative: number;
   /** ctxgit's median turn on disk over fast-import's mean turn. */
   readonly diskTurnOverNative: number;
-  /** ctxgit's loose bytes over fast-import's pack bytes. */
+  /** ctxgit's pack bytes over fast-import's. */
   readonly bytesOverNative: number;
 }
 
@@ -127,63 +130,55 @@ async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'ctxgit-bench-git-'));
 }
 
-async function objectStats(ctx: GitContext): Promise<{ files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
-  const walk = async (dir: string): Promise<void> => {
-    for (const name of (await ctx.fs.promises.readdir(dir)).map(String)) {
-      const s = await ctx.fs.promises.stat(`${dir}/${name}`);
-      if (s.isDirectory()) await walk(`${dir}/${name}`);
-      else {
-        files++;
-        bytes += Number((s as unknown as { size: number | bigint }).size);
-      }
-    }
-  };
-  await walk(`${ctx.gitdir}/objects`);
-  return { files, bytes };
+/** What one writer did: its turn times, the total, the bytes under `objects/` and its last commit. */
+interface OursRun {
+  readonly head: string;
+  readonly totalMs: number;
+  readonly times: readonly number[];
+  readonly repoBytes: number;
 }
 
-
-async function runOurs(turns: readonly Turn[], mode: GitBenchMode): Promise<{ row: GitBenchOursRow; head: string }> {
+async function runOurs(turns: readonly Turn[], mode: GitBenchMode): Promise<OursRun> {
   const dir = mode === 'memfs' ? undefined : join(await tempDir(), 'ours.git');
   const ctx = dir === undefined ? await openGit({ memory: true }) : await openGit({ dir, fsync: mode === 'disk+fsync' });
-  const before = await objectStats(ctx);
   let root: string | null = null;
   let head: string | null = null;
   const times: number[] = [];
   const start = performance.now();
   for (const turn of turns) {
     const t0 = performance.now();
-    const oids = await Promise.all(turn.files.map((f) => writeBlob(ctx, f.data)));
-    const edits: TreeEdit[] = turn.files.map((f, i) => ({ path: f.path, oid: oids[i] ?? '', type: 'blob' }));
-    root = await updateTree(ctx, root, edits);
-    const who = { ...AUTHOR, timestamp: turn.timestamp, timezoneOffset: 0 };
-    const commit = await writeCommit(ctx, { tree: root, parents: head === null ? [] : [head], message: turn.message, author: who });
-    await compareAndSwapRef(ctx, 'refs/heads/bench', head, commit);
-    head = commit;
+    head = await inBatch(ctx, async () => {
+      const oids = await Promise.all(turn.files.map((f) => writeBlob(ctx, f.data)));
+      const edits: TreeEdit[] = turn.files.map((f, i) => ({ path: f.path, oid: oids[i] ?? '', type: 'blob' }));
+      root = await updateTree(ctx, root, edits);
+      const who = { ...AUTHOR, timestamp: turn.timestamp, timezoneOffset: 0 };
+      const commit = await writeCommit(ctx, { tree: root, parents: head === null ? [] : [head], message: turn.message, author: who });
+      await compareAndSwapRef(ctx, 'refs/heads/bench', head, commit);
+      return commit;
+    });
     times.push(performance.now() - t0);
   }
   const totalMs = performance.now() - start;
-  const after = await objectStats(ctx);
+  const repoBytes = await fsBytes(ctx.fs, `${ctx.gitdir}/objects`);
   if (dir !== undefined) await rm(join(dir, '..'), { recursive: true, force: true });
-  const objects = after.files - before.files;
+  return { head: head ?? '', totalMs, times, repoBytes };
+}
+
+function oursRow(turns: number, mode: GitBenchMode, run: OursRun, objects: number): GitBenchOursRow {
+  const { times, totalMs, repoBytes } = run;
   const window = Math.min(100, Math.floor(times.length / 2));
   return {
-    head: head ?? '',
-    row: {
-      turns: turns.length,
-      mode,
-      objects,
-      objectsPerTurn: objects / turns.length,
-      totalMs,
-      objectsPerSec: objects / (totalMs / 1000),
-      turnMedianMs: median(times),
-      turnP95Ms: p95(times),
-      lateOverEarly: median(times.slice(-window)) / median(times.slice(0, window)),
-      repoBytes: after.bytes - before.bytes,
-      repoBytesPerTurn: (after.bytes - before.bytes) / turns.length,
-    },
+    turns,
+    mode,
+    objects,
+    objectsPerTurn: objects / turns,
+    totalMs,
+    objectsPerSec: objects / (totalMs / 1000),
+    turnMedianMs: median(times),
+    turnP95Ms: p95(times),
+    lateOverEarly: median(times.slice(-window)) / median(times.slice(0, window)),
+    repoBytes,
+    repoBytesPerTurn: repoBytes / turns,
   };
 }
 
@@ -206,16 +201,17 @@ function fastImportStream(turns: readonly Turn[]): Buffer {
   return Buffer.concat(parts);
 }
 
-async function dirBytes(dir: string): Promise<number> {
+/** Bytes of the files under `dir` of `fs`. */
+async function fsBytes(fs: FsLike, dir: string): Promise<number> {
   let bytes = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    bytes += entry.isDirectory() ? await dirBytes(p) : (await stat(p)).size;
+  for (const name of (await fs.promises.readdir(dir)).map(String)) {
+    const st = await fs.promises.stat(`${dir}/${name}`);
+    bytes += st.isDirectory() ? await fsBytes(fs, `${dir}/${name}`) : Number((st as unknown as { size: number }).size);
   }
   return bytes;
 }
 
-async function runNative(turns: readonly Turn[], objects: number, ourHead: string): Promise<GitBenchNativeRow> {
+async function runNative(turns: readonly Turn[], ourHead: string): Promise<GitBenchNativeRow> {
   const base = await tempDir();
   const dir = join(base, 'native.git');
   spawnSync('git', ['init', '--bare', '--quiet', dir]);
@@ -231,7 +227,9 @@ async function runNative(turns: readonly Turn[], objects: number, ourHead: strin
   });
   const totalMs = performance.now() - start;
   const head = spawnSync('git', ['--git-dir', dir, 'rev-parse', 'refs/heads/bench'], { encoding: 'utf8' }).stdout.trim();
-  const repoBytes = await dirBytes(join(dir, 'objects'));
+  const repoBytes = await fsBytes(nodeFs as unknown as FsLike, join(dir, 'objects'));
+  const counts = spawnSync('git', ['--git-dir', dir, 'count-objects', '-v'], { encoding: 'utf8' }).stdout;
+  const objects = ['count', 'in-pack'].reduce((n, k) => n + Number(new RegExp(`^${k}: (\\d+)$`, 'mu').exec(counts)?.[1] ?? 0), 0);
   await rm(base, { recursive: true, force: true });
   return { turns: turns.length, objects, totalMs, objectsPerSec: objects / (totalMs / 1000), turnMeanMs: totalMs / turns.length, repoBytes, sameCommit: head === ourHead };
 }
@@ -256,20 +254,16 @@ export async function runGitBench(opts: { quick: boolean }): Promise<GitBenchRes
   const ratios: GitBenchRatio[] = [];
   for (const n of sizes) {
     const turns = session(n);
-    const rows: Partial<Record<GitBenchMode, GitBenchOursRow>> = {};
-    let head = '';
+    const runs = new Map<GitBenchMode, OursRun>();
     const modes: readonly GitBenchMode[] = n > (opts.quick ? 100 : 1_000) ? ['memfs', 'disk'] : ['memfs', 'disk', 'disk+fsync'];
-    for (const mode of modes) {
-      const run = await runOurs(turns, mode);
-      rows[mode] = run.row;
-      ours.push(run.row);
-      head = run.head;
-    }
-    const disk = rows.disk;
-    const memfs = rows.memfs;
-    if (disk === undefined || memfs === undefined) throw new Error('missing rows');
-    const nat = await runNative(turns, disk.objects, head);
+    for (const mode of modes) runs.set(mode, await runOurs(turns, mode));
+    const nat = await runNative(turns, runs.get('disk')?.head ?? '');
     native.push(nat);
+    const rows = new Map([...runs].map(([mode, run]) => [mode, oursRow(n, mode, run, nat.objects)] as const));
+    ours.push(...rows.values());
+    const disk = rows.get('disk');
+    const memfs = rows.get('memfs');
+    if (disk === undefined || memfs === undefined) throw new Error('missing rows');
     ratios.push({
       turns: n,
       diskSpeedOverNative: disk.objectsPerSec / nat.objectsPerSec,

@@ -71,6 +71,7 @@ it('the `@ctxgit/commit/git` entry exports exactly the git plumbing', async () =
     'RefConflictError',
     'compareAndSwapRef',
     'hashObject',
+    'inBatch',
     'listRefs',
     'listTree',
     'openGit',

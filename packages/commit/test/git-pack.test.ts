@@ -15,6 +15,7 @@ import { updateTree } from '../src/git/update-tree.js';
 import { writeBlob } from '../src/git/write-blob.js';
 import { writeCommit } from '../src/git/write-commit.js';
 import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
+import { inBatch as publicInBatch, GitArgumentError } from '../src/git/index.js';
 
 /** `turns` commits on `refs/heads/main`, each adding a blob to a sharded tree and rewriting an earlier one; returns the blobs by path. */
 async function history(ctx: GitContext, turns: number, batched: boolean): Promise<Map<string, string>> {
@@ -63,6 +64,28 @@ async function looseCount(ctx: GitContext): Promise<number> {
 }
 
 describe.each(FS_KINDS)('packed storage on $name', (kind) => {
+  test('the public inBatch writes what its writes store as one pack, reads see them inside, its result comes back', async () => {
+    const ctx = await kind.open();
+    const packsBefore = (await listPacks(ctx)).length;
+    const { commit, blob } = await publicInBatch(ctx, async () => {
+      const oid = await writeBlob(ctx, 'in a batch\n');
+      expect(new TextDecoder().decode(await readBlob(ctx, oid))).toBe('in a batch\n');
+      const tree = await updateTree(ctx, null, [{ path: ['a.txt'], oid, type: 'blob' }]);
+      const c = await writeCommit(ctx, { tree, parents: [], message: 'one pack\n', author: AUTHOR });
+      await compareAndSwapRef(ctx, 'refs/heads/main', null, c);
+      return { commit: c, blob: oid };
+    });
+    expect(await looseCount(ctx)).toBe(0);
+    expect((await listPacks(ctx)).length).toBe(packsBefore + 1);
+    expect(await readRef(ctx, 'refs/heads/main')).toBe(commit);
+    expect(new TextDecoder().decode(await readBlob(ctx, blob))).toBe('in a batch\n');
+    if (kind.name === 'disk') {
+      expect(git(ctx, ['cat-file', '-p', `${commit}:a.txt`])).toBe('in a batch\n');
+      expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+    }
+    await expect(publicInBatch(ctx, 'not a function' as unknown as () => Promise<void>)).rejects.toBeInstanceOf(GitArgumentError);
+  });
+
   test('a batch writes one pack before its ref moves, not a file per object; packs roll up geometrically; every object reads back', async () => {
     const ctx = await kind.open();
     const blobs = await history(ctx, 60, true);
