@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { FsLike } from '@ctxgit/commit';
 import { compareAndSwapRef, inBatch, openGit, updateTree, writeBlob, writeCommit, type TreeEdit } from '@ctxgit/commit/git';
+import { objectCount } from './git-object-count.js';
 import { median, p95 } from './stats.js';
 
 /** How ctxgit's side was stored. */
@@ -228,8 +229,7 @@ async function runNative(turns: readonly Turn[], ourHead: string): Promise<GitBe
   const totalMs = performance.now() - start;
   const head = spawnSync('git', ['--git-dir', dir, 'rev-parse', 'refs/heads/bench'], { encoding: 'utf8' }).stdout.trim();
   const repoBytes = await fsBytes(nodeFs as unknown as FsLike, join(dir, 'objects'));
-  const counts = spawnSync('git', ['--git-dir', dir, 'count-objects', '-v'], { encoding: 'utf8' }).stdout;
-  const objects = ['count', 'in-pack'].reduce((n, k) => n + Number(new RegExp(`^${k}: (\\d+)$`, 'mu').exec(counts)?.[1] ?? 0), 0);
+  const objects = objectCount(dir);
   await rm(base, { recursive: true, force: true });
   return { turns: turns.length, objects, totalMs, objectsPerSec: objects / (totalMs / 1000), turnMeanMs: totalMs / turns.length, repoBytes, sameCommit: head === ourHead };
 }

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { objectCount } from './git-object-count.js';
 
 /** One import; milliseconds, MB. */
 export interface ImportBenchRow {
@@ -60,6 +61,8 @@ const git = (args: readonly string[], input?: Buffer): Buffer => {
   return r.stdout;
 };
 const refsOf = (gitdir: string): string => git(['--git-dir', gitdir, 'for-each-ref']).toString();
+const packsIn = (packDir: string): string[] => readdirSync(packDir).filter((f) => f.endsWith('.pack'));
+const packBytesIn = (packDir: string): number => packsIn(packDir).reduce((n, f) => n + statSync(join(packDir, f)).size, 0);
 
 /** The objects of `from` streamed into a new bare repository by `git fast-import` (only the import timed). */
 function fastImport(from: string, to: string): { ms: number; refs: string; objects: number } {
@@ -68,8 +71,7 @@ function fastImport(from: string, to: string): { ms: number; refs: string; objec
   const a = performance.now();
   git(['--git-dir', to, 'fast-import', '--quiet'], stream);
   const ms = performance.now() - a;
-  const objects = Number(/^in-pack: (\d+)$/mu.exec(git(['--git-dir', to, 'count-objects', '-v']).toString())?.[1] ?? 0);
-  return { ms, refs: refsOf(to), objects };
+  return { ms, refs: refsOf(to), objects: objectCount(to) };
 }
 
 async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
@@ -92,11 +94,11 @@ async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
     const packDir = join(dir, 'ctx.git', 'objects', 'pack');
     // the import's high-water mark, before the comparisons below hold a fast-export stream in this process
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    const packBytes = readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((n, f) => n + statSync(join(packDir, f)).size, 0);
-    const packFiles = readdirSync(packDir).filter((f) => f.endsWith('.pack')).length;
+    const packFiles = packsIn(packDir).length;
+    const packBytes = packBytesIn(packDir);
     const native = fastImport(join(dir, 'ctx.git'), join(dir, 'native.git'));
     git(['--git-dir', join(dir, 'ctx.git'), 'repack', '-a', '-d', '-f', '--quiet']);
-    const repackedBytes = readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((n, f) => n + statSync(join(packDir, f)).size, 0);
+    const repackedBytes = packBytesIn(packDir);
     return {
       turns,
       compact,

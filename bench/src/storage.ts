@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openRepo } from '@ctxgit/commit';
 import { render } from '@ctxgit/render';
+import { objectCount } from './git-object-count.js';
 import { chainCorpus, prefix, TurnFeeder } from './commit.js';
 import { median } from './stats.js';
 
@@ -69,12 +70,6 @@ function dirFiles(dir: string): Map<string, number> {
   };
   walk(dir);
   return out;
-}
-
-function objectCount(gitdir: string): number {
-  const r = spawnSync('git', ['--git-dir', gitdir, 'count-objects', '-v'], { encoding: 'utf8' });
-  const get = (k: string): number => Number(new RegExp(`^${k}: (\\d+)$`, 'mu').exec(r.stdout)?.[1] ?? 0);
-  return get('count') + get('in-pack');
 }
 
 async function measure(turns: number, measured: number): Promise<StorageBenchRow> {
