@@ -119,7 +119,9 @@ export async function chainCorpus(calls: number): Promise<ChainedCorpus> {
       }
     }
   }
-  const passCalls = pass.flatMap((e, i) => (e.role === 'assistant' && i > 0 ? [i] : []));
+  // A model call is an assistant entry after a user or tool one: consecutive assistant entries (a Claude Code reply
+  // written as several lines) are one call, and a turn never ends on an assistant entry.
+  const passCalls = pass.flatMap((e, i) => (e.role === 'assistant' && i > 0 && pass[i - 1]?.role !== 'assistant' ? [i] : []));
   if (passCalls.length === 0) throw new Error('the corpus has no model call');
   const entries: TranscriptEntry[] = [];
   const all: number[] = [];
