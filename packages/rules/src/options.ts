@@ -21,8 +21,20 @@ export interface RulesOptions {
   readonly idleMs?: number;
   /** Maximum folds per run while the history is under the emergency mark (above it, folding goes on to the lower mark); each must free tokens. @defaultValue 8 */
   readonly maxFoldAttempts?: number;
-  /** Byte allowance (UTF-8) of a deterministic brief. @defaultValue 1400 */
+  /** Byte allowance (UTF-8) of a deterministic brief in a small window (see `briefShare`). @defaultValue 1400 */
   readonly briefBytes?: number;
+  /**
+   * The brief's allowance grows with the window: `max(briefBytes, briefShare × history budget)` bytes (a 128k window:
+   * about 12,000 bytes), so that a fold of a long finished task keeps its values. 0 keeps `briefBytes`. @defaultValue 0.1
+   */
+  readonly briefShare?: number;
+  /**
+   * Price of reading a cached input token, as a multiple of an uncached one (Anthropic: 0.1; OpenAI: 0.25–0.5). With
+   * `cacheWrite` it decides when a fold below the upper mark pays (see `foldRule`); 0 turns such folds off. @defaultValue 0.1
+   */
+  readonly cacheRead?: number;
+  /** Price of writing a token to the cache, as a multiple of an uncached input token (Anthropic 5-minute cache: 1.25; OpenAI: 1). @defaultValue 1.25 */
+  readonly cacheWrite?: number;
   /** Protect the tool results of the critical chain ({@link analyzeSpan}) from aging, clearing and folding. @defaultValue true */
   readonly graphProtection?: boolean;
   /**
@@ -59,6 +71,9 @@ export interface ResolvedRulesOptions {
   readonly idleMs: number;
   readonly maxFoldAttempts: number;
   readonly briefBytes: number;
+  readonly briefShare: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
   readonly graphProtection: boolean;
   readonly chainShare: number;
   readonly summaryShare: number;

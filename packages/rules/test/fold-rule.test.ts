@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultBrief, defaultRules, foldedOriginals, foldRule, runPipeline, RulesFoldedNeededError, RulesOverBudgetError, type ContextItem } from '../src/index.js';
+import { defaultBrief, defaultRules, foldedOriginals, foldRule, runPipeline, RulesFoldedNeededError, RulesInputError, RulesOverBudgetError, type ContextItem } from '../src/index.js';
 import { FoldStore, NodeBuilder, quarterTokenizer } from './helpers.js';
 
 const chatty = (turns: number, size = 400): NodeBuilder => {
@@ -228,6 +228,71 @@ describe('foldRule under pressure', () => {
     expect(cold.report.epoch).toBe(true);
     // Aged outside the tail, then cleared at once: they are also untouched for 60 minutes.
     expect(cold.items.filter((i) => i.role === 'tool').map((i) => i.state)).toEqual(['cleared', 'cleared', 'full', 'full', 'full']);
+  });
+
+  it('below the marks, folds the finished runs after the newest summary once their cache reads have cost what the rewrite costs', () => {
+    const b = chatty(80);
+    // Briefs of at most 1,400 bytes (briefShare 0): this is about when a fold pays, not about the brief.
+    const ctx = { tokenizer: quarterTokenizer, historyBudget: 100_000, rules: [foldRule({ briefShare: 0 })] };
+    const run = (opts: object): { at: number[]; peak: number; last: number } => {
+      let items: readonly ContextItem[] = [];
+      const at: number[] = [];
+      let peak = 0;
+      let last = 0;
+      for (let t = 0; t < 80; t++) {
+        const r = runPipeline(items, b.nodes.slice(t === 0 ? 0 : 1 + 2 * t, 3 + 2 * t), { ...ctx, ...opts, now: t });
+        if (r.report.summaries > 0) {
+          at.push(t);
+          // Far under the upper mark (80,000): paid, not forced; what was before the newest summary stays as it was.
+          const newest = items.map((i) => i.state).lastIndexOf('summary');
+          for (let i = 0; i <= newest; i++) expect(r.items[i]).toBe(items[i]);
+          expect(r.firstChangedIndex).toBeGreaterThan(newest);
+          // The tail window (from the third last assistant item on) stays full.
+          expect(r.items.slice(-5).every((i) => i.state === 'full')).toBe(true);
+        }
+        peak = Math.max(peak, r.historyTokens);
+        last = r.historyTokens;
+        items = r.items.filter((i) => i.state !== 'summarized');
+      }
+      return { at, peak, last };
+    };
+    const paid = run({});
+    // Not at once (the first turns have not paid yet), and again as new finished runs pay in turn.
+    expect(paid.at.length).toBeGreaterThan(1);
+    expect(paid.at[0]).toBeGreaterThan(3);
+    const off = run({ rules: [foldRule({ briefShare: 0, cacheRead: 0 })] });
+    expect(off.at).toEqual([]);
+    expect(paid.peak).toBeLessThan(off.peak);
+    expect(paid.last).toBeLessThan(off.last / 3);
+    // Dearer cache reads pay sooner.
+    const dear = run({ rules: [foldRule({ briefShare: 0, cacheRead: 0.5, cacheWrite: 1 })] });
+    expect(dear.at[0]).toBeLessThan(paid.at[0]!);
+    // Prices that cannot be are refused by name.
+    expect(() => foldRule({ cacheWrite: 0 })).toThrow(/option cacheWrite/);
+    expect(() => foldRule({ cacheRead: -0.1 })).toThrow(RulesInputError);
+    expect(() => foldRule({ briefShare: Number.NaN })).toThrow(/option briefShare/);
+  });
+
+  it('lets the brief grow with the window (briefShare), and keeps briefBytes where the share is smaller or 0', () => {
+    const b = new NodeBuilder();
+    b.text('system', 'You are a careful assistant.');
+    b.text('user', 'look through the orders');
+    for (let i = 0; i < 60; i++) {
+      b.text('assistant', `checking order ${i}`);
+      b.tool('get_order', { order_id: `ORD-${1000 + i}` }, JSON.stringify({ order_id: `ORD-${1000 + i}`, sku: `SKU-${7000 + i}`, note: 'n'.repeat(400) }));
+    }
+    b.text('user', 'now the refunds');
+    const bytes = (opts: object, historyBudget: number): number => {
+      const r = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget, rules: [foldRule(opts)] });
+      const s = r.items.filter((i) => i.state === 'summary');
+      expect(s.length).toBeGreaterThan(0);
+      return Math.max(...s.map((i) => new TextEncoder().encode((i.blocks[0] as { text: string }).text).length));
+    };
+    // 60 results of ~140 tokens (8,500 in all) over an upper mark of 4,000 (5,000 × 0.8): one fold of most of them.
+    expect(bytes({}, 5_000)).toBeLessThanOrEqual(1400);
+    expect(bytes({ briefShare: 0.5 }, 5_000)).toBeGreaterThan(1400);
+    expect(bytes({ briefShare: 0.5 }, 5_000)).toBeLessThanOrEqual(2500);
+    expect(bytes({ briefShare: 0, briefBytes: 600 }, 5_000)).toBeLessThanOrEqual(600);
   });
 });
 

@@ -1,4 +1,5 @@
 import { defaultBrief } from '../default-brief.js';
+import { foldPays } from '../fold-pays.js';
 import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
@@ -45,6 +46,9 @@ function runsOf(items: readonly ContextItem[], prot: Protection, from: number, l
 /** Items a brief reads at most through the summaries its span folds (the rest through their own briefs). */
 const BRIEF_SOURCES = 256;
 
+/** The brief's byte allowance: it grows with the window. */
+const briefAllowance = (o: ResolvedRulesOptions, ctx: RuleContext): number => Math.max(o.briefBytes, Math.floor(o.briefShare * ctx.band.historyBudget));
+
 const runId = (items: readonly ContextItem[], r: Run): string => `${items[r.at[0] as number]?.key}..${items[r.at.at(-1) as number]?.key}`;
 
 /** The summary that would fold the visible items at `at`, and the tokens it would free; costs the span and its originals, not the list. */
@@ -58,7 +62,7 @@ function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, 
   // summaries of summaries grow toward the allowance): start at about 2 bytes a token and halve the allowance while
   // the brief, ID-dense text running under 2 bytes a token, still costs more.
   const spanTokens = span.reduce((s, it) => s + it.tokens, 0);
-  let allowance = Math.min(o.briefBytes, Math.max(160, spanTokens * 2));
+  let allowance = Math.min(briefAllowance(o, ctx), Math.max(160, spanTokens * 2));
   let blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance, ctx.cache) }];
   let tokens = ctx.countTokens(blocks);
   while (tokens * 2 > spanTokens && allowance > 160) {
@@ -81,6 +85,16 @@ function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, 
     ...(attachedFrom !== undefined ? { attachedFrom } : {}),
   };
   return { summary, saved: spanTokens - tokens };
+}
+
+/** Whether phase 1's runs (after the newest summary, before the tail window, the critical chain protected) have paid for their fold. */
+function paysNow(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: RuleContext): boolean {
+  if (o.cacheRead === 0) return false;
+  const from = afterNewestSummary(items);
+  const to = tailStart(items, o.tailTurns);
+  if (to <= from) return false;
+  const runs = runsOf(items, protectionOf(items, o, ctx, 'all'), from, to);
+  return foldPays(items, runs.map((r) => r.at), o.tailTurns, Math.ceil(briefAllowance(o, ctx) / 3), { read: o.cacheRead, write: o.cacheWrite });
 }
 
 interface Fold {
@@ -143,7 +157,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
       if (it.state !== 'summary') continue;
       summaries++;
       covered += it.tokens;
-      if (covered >= excess + Math.ceil(o.briefBytes / 3)) break;
+      if (covered >= excess + Math.ceil(briefAllowance(o, ctx) / 3)) break;
     }
     if (summaries < 2) continue;
     const at = run.at.slice(0, take);
@@ -156,7 +170,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
 }
 
 /**
- * Folding (`fold@8`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@9`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -172,6 +186,12 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * within `chainShare` protected (summary reason `fold_chain_share`); (4) while still above the upper mark, no chain
  * result protected (reason `fold_chain`). Runs start after the newest summary, or anywhere (earlier summaries
  * included) while above the emergency mark. Other summaries have reason `fold`.
+ * Below the marks a fold is made when it has paid for itself (`cacheRead` > 0): phase 1's runs (after the newest
+ * summary, before the tail window, the critical chain protected) fold whole once the cache reads of the tokens they
+ * would free, counted from when each item left the tail window, cost as much as the fold's rewrite (the cache write of
+ * everything from the first run on, as it reads after the fold), at `cacheRead` and `cacheWrite` prices. That is the
+ * ski-rental rule: never more than twice what the best choice made knowing when the session ends would cost. A window
+ * the conversation never fills still stops carrying finished work at a tenth of its price on every call.
  * A fold turn must buy headroom: when the rules leave the history above the upper mark and it was not above the
  * emergency mark, the runner keeps the parent's list for the turn (see `BandOptions.epochs`), so a turn breaks the
  * cached prefix only to get under the upper mark, or because it must.
@@ -187,8 +207,8 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * {@link defaultBrief} of the span, its summaries opened down to their originals, the newest first, while at most 256
  * items come out; a summary left closed is read through its brief, whose values and words carry on. A fold thus
  * reads a bounded number of items, never the whole history its summaries nest; under
- * `min(briefBytes, max(160, 2 × tokens of the span))` bytes, halved (down to 160) while the brief costs more than half
- * the span's tokens.
+ * `min(max(briefBytes, briefShare × history budget), max(160, 2 × tokens of the span))` bytes, halved (down to 160)
+ * while the brief costs more than half the span's tokens.
  *
  * @param options - See {@link RulesOptions}.
  * @returns The rule.
@@ -203,12 +223,14 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 8,
+    version: 9,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
-      if (!triggered) return items;
+      // Below the marks, a fold of the finished runs after the newest summary is made once it has paid for itself.
+      const paid = !triggered && paysNow(items, o, ctx);
+      if (!triggered && !paid) return items;
       let cur = new FoldIndex(items, ctx.foldedOf);
       // The live summaries past their share merge first: what they free is folded no more.
       const merges = mergeSummaries(cur, o, ctx);
@@ -230,7 +252,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
       let runs: Run[] | undefined;
       let next = 0;
       const usable = (r: Run): boolean => !tried.has(`${phase}:${runId(cur.items, r)}`) && (r.at.length > 1 || cur.items[r.at[0] as number]?.state !== 'summary');
-      while (h > band.lower) {
+      while (paid ? phase === 1 : h > band.lower) {
         if (attempts >= o.maxFoldAttempts && !lifted) {
           if (h <= band.emergency) break;
           lifted = true;
@@ -246,16 +268,16 @@ export function foldRule(options: RulesOptions = {}): Rule {
         // One fold, then the protection and the runs are found again on the new list; past the cap, every run of
         // this list folds in one pass (its protection as it was before the pass), as far as the lower mark needs.
         const plans: Fold[] = [];
-        for (; next < runs.length && h > band.lower && (lifted || plans.length === 0); next++) {
+        for (; next < runs.length && (paid || h > band.lower) && (lifted || plans.length === 0); next++) {
           const run = runs[next] as Run;
           if (!usable(run)) continue;
-          // Shortest prefix whose tokens cover the excess plus the brief's size.
-          const need = h - band.lower;
+          // Shortest prefix whose tokens cover the excess plus the brief's size (a paid fold takes whole runs).
+          const need = paid ? Number.POSITIVE_INFINITY : h - band.lower;
           let take = run.at.length;
           let sum = 0;
           for (let k = 0; k < run.at.length; k++) {
             sum += (cur.items[run.at[k] as number] as ContextItem).tokens;
-            if (sum >= need + Math.ceil(o.briefBytes / 3)) {
+            if (sum >= need + Math.ceil(briefAllowance(o, ctx) / 3)) {
               take = k + 1;
               break;
             }
@@ -281,6 +303,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
         }
         // The first fold broke the cached prefix: folding on rewrites nothing more, and saves the next turns a fold
         // of their own. The whole chain is let go only while above the upper mark (a turn that ends there is not made).
+        if (paid) break;
         if (phase <= 2 && h > band.lower) phase++;
         else if (phase === 3 && h > band.upper) phase++;
         else break;

@@ -1,0 +1,45 @@
+import type { ContextItem } from './item.js';
+
+/** Cache prices, as multiples of an uncached input token. */
+export interface CachePrices {
+  readonly read: number;
+  readonly write: number;
+}
+
+/**
+ * Whether folding the runs at `spans` (positions into `items`, ascending) has paid for itself, as a ski rental: the
+ * cache reads their freed tokens have cost since they left the tail window (`tailTurns` assistant items ago) reach
+ * what the fold's rewrite costs, the cache write of everything from the first run on as it will read after the fold.
+ * `briefTokens` is what a run's summary costs (at most half the run).
+ */
+export function foldPays(items: readonly ContextItem[], spans: readonly (readonly number[])[], tailTurns: number, briefTokens: number, prices: CachePrices): boolean {
+  const first = spans[0]?.[0];
+  if (first === undefined || prices.read === 0) return false;
+  // Assistant items after each position from `first` on: the calls that have read an item since it was added.
+  let calls = 0;
+  const callsAfter = new Array<number>(items.length - first);
+  let after = 0;
+  for (let i = items.length - 1; i >= first; i--) {
+    const it = items[i] as ContextItem;
+    callsAfter[i - first] = calls;
+    if (it.state === 'summarized') continue;
+    if (it.role === 'assistant') calls++;
+    after += it.tokens;
+  }
+  let rent = 0;
+  let freed = 0;
+  for (const at of spans) {
+    let tokens = 0;
+    let read = 0;
+    for (const i of at) {
+      const t = (items[i] as ContextItem).tokens;
+      tokens += t;
+      read += t * Math.max(0, (callsAfter[i - first] as number) - tailTurns);
+    }
+    const saved = tokens - Math.min(briefTokens, Math.floor(tokens / 2));
+    if (saved <= 0 || tokens === 0) continue;
+    freed += saved;
+    rent += (read * saved) / tokens;
+  }
+  return freed > 0 && prices.read * rent >= prices.write * (after - freed);
+}
