@@ -188,10 +188,10 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * included) while above the emergency mark. Other summaries have reason `fold`.
  * Below the marks a fold is made when it has paid for itself (`cacheRead` > 0): phase 1's runs (after the newest
  * summary, before the tail window, the critical chain protected) fold whole once the cache reads of the tokens they
- * would free, counted from when each item left the tail window, cost as much as the fold's rewrite (the cache write of
- * everything from the first run on, as it reads after the fold), at `cacheRead` and `cacheWrite` prices. That is the
- * ski-rental rule: never more than twice what the best choice made knowing when the session ends would cost. A window
- * the conversation never fills still stops carrying finished work at a tenth of its price on every call.
+ * would free, counted from when each item left the tail window, cost four times the fold's rewrite (the cache write
+ * of everything from the first run on, as it reads after the fold), at `cacheRead` and `cacheWrite` prices: a ski
+ * rental, patient because a brief is lossy. A window the conversation never fills still stops carrying finished work
+ * at a tenth of its price on every call.
  * A fold turn must buy headroom: when the rules leave the history above the upper mark and it was not above the
  * emergency mark, the runner keeps the parent's list for the turn (see `BandOptions.epochs`), so a turn breaks the
  * cached prefix only to get under the upper mark, or because it must.
