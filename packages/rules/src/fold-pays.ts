@@ -16,12 +16,39 @@ const PATIENCE = 4;
 /**
  * Whether folding the runs at `spans` (positions into `items`, ascending) has paid for itself, as a ski rental: the
  * cache reads their freed tokens have cost since they left the tail window (`tailTurns` assistant items ago) reach
- * {@link PATIENCE} times what the fold's rewrite costs, the cache write of everything from the first run on as it will read after the fold.
- * `briefTokens` is what a run's summary costs (at most half the run).
+ * {@link PATIENCE} times what the fold's rewrite costs, the cache write of everything from the first run on as it will
+ * read after the fold. `briefTokens` is what a run's summary costs (at most half the run).
  */
 export function foldPays(items: readonly ContextItem[], spans: readonly (readonly number[])[], tailTurns: number, briefTokens: number, prices: CachePrices): boolean {
+  const t = tally(items, spans, tailTurns, briefTokens, true);
+  return t !== undefined && pays(t, prices);
+}
+
+/**
+ * False when no runs between `from` and `to` can pay (see {@link foldPays}): every visible item there taken as one
+ * run without a brief, its reads not scaled down, bounds what any runs inside can free and have cost. Saves finding
+ * the runs (and the critical chain) on the turns that cannot fold.
+ */
+export function mightPay(items: readonly ContextItem[], from: number, to: number, tailTurns: number, prices: CachePrices): boolean {
+  const all: number[] = [];
+  for (let i = from; i < to; i++) if ((items[i] as ContextItem).state !== 'summarized') all.push(i);
+  const t = tally(items, [all], tailTurns, 0, false);
+  return t !== undefined && pays(t, prices);
+}
+
+interface Tally {
+  /** Token-calls read since the tail window (scaled to the freed share when asked). */
+  readonly rent: number;
+  readonly freed: number;
+  /** Visible tokens from the first run on. */
+  readonly after: number;
+}
+
+const pays = (t: Tally, prices: CachePrices): boolean => t.freed > 0 && prices.read > 0 && prices.read * t.rent >= PATIENCE * prices.write * (t.after - t.freed);
+
+function tally(items: readonly ContextItem[], spans: readonly (readonly number[])[], tailTurns: number, briefTokens: number, scaled: boolean): Tally | undefined {
   const first = spans[0]?.[0];
-  if (first === undefined || prices.read === 0) return false;
+  if (first === undefined) return undefined;
   // Assistant items after each position from `first` on: the calls that have read an item since it was added.
   let calls = 0;
   const callsAfter = new Array<number>(items.length - first);
@@ -44,9 +71,9 @@ export function foldPays(items: readonly ContextItem[], spans: readonly (readonl
       read += t * Math.max(0, (callsAfter[i - first] as number) - tailTurns);
     }
     const saved = tokens - Math.min(briefTokens, Math.floor(tokens / 2));
-    if (saved <= 0 || tokens === 0) continue;
+    if (saved <= 0) continue;
     freed += saved;
-    rent += (read * saved) / tokens;
+    rent += scaled ? (read * saved) / tokens : read;
   }
-  return freed > 0 && prices.read * rent >= PATIENCE * prices.write * (after - freed);
+  return { rent, freed, after };
 }

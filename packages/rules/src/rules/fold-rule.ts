@@ -1,5 +1,5 @@
 import { defaultBrief } from '../default-brief.js';
-import { foldPays } from '../fold-pays.js';
+import { foldPays, mightPay } from '../fold-pays.js';
 import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
@@ -92,9 +92,11 @@ function paysNow(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: Ru
   if (o.cacheRead === 0) return false;
   const from = afterNewestSummary(items);
   const to = tailStart(items, o.tailTurns);
-  if (to <= from) return false;
+  const brief = Math.ceil(briefAllowance(o, ctx) / 3);
+  const prices = { read: o.cacheRead, write: o.cacheWrite };
+  if (to <= from || !mightPay(items, from, to, o.tailTurns, prices)) return false;
   const runs = runsOf(items, protectionOf(items, o, ctx, 'all'), from, to);
-  return foldPays(items, runs.map((r) => r.at), o.tailTurns, Math.ceil(briefAllowance(o, ctx) / 3), { read: o.cacheRead, write: o.cacheWrite });
+  return foldPays(items, runs.map((r) => r.at), o.tailTurns, brief, prices);
 }
 
 interface Fold {
