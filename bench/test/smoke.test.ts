@@ -45,7 +45,7 @@ describe('pnpm bench --quick (smoke run on a reduced subset; no timing assertion
     expect(ev.renderFallbacks).toEqual({ count: 0, firstError: null });
     expect(ev.policies.map((p) => p.id)).toEqual([
       'full-history', 'sliding-window', 'tool-clearing', 'tool-clearing-at-least', 'masking-3', 'masking-5', 'masking-10',
-      'ctxgit', 'ctxgit-no-graph', 'ctxgit-no-epochs', 'ctxgit-no-folding',
+      'ctxgit', 'ctxgit-no-graph', 'ctxgit-no-epochs', 'ctxgit-no-paid-folds', 'ctxgit-no-folding',
     ]);
     const long = ev.corpora.filter((c) => c.name.startsWith('long-')).length;
     expect(ev.summaries.length).toBe(ev.policies.length * (ev.budgets.length * (1 + ev.corpora.length - long) + (ev.longBudgets ?? []).length * long));

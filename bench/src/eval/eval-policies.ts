@@ -9,8 +9,8 @@ import { toolResultClearingPolicy } from './policies/tool-result-clearing.js';
 /**
  * The policies of the evaluation, in report order (the full history first: it is the reference of every ratio):
  * full history, sliding window, Anthropic-style tool-result clearing (keep 3; and with `clear_at_least` a quarter
- * of the budget), observation masking (keep 3, 5, 10), ctxgit's defaults, and three ablations of ctxgit (no graph
- * protection, no cache epochs, no folding).
+ * of the budget), observation masking (keep 3, 5, 10), ctxgit's defaults, and four ablations of ctxgit (no graph
+ * protection, no cache epochs, no paid folds, no folding).
  * @example
  * ```ts
  * (await evalPolicies()).map((p) => p.id);
@@ -29,7 +29,7 @@ export async function evalPolicies(): Promise<Policy[]> {
     ctxgitPolicy(tokenizer, {
       id: 'ctxgit',
       label: 'ctxgit defaults',
-      description: 'runPipeline of @ctxgit/rules with defaultRules() and the default band, every option at its default: per-item cap, tool aging outside the tail window, idle clearing, folding in a band with cache epochs, graph protection of the critical chain.',
+      description: 'runPipeline of @ctxgit/rules with defaultRules() and the default band, every option at its default: per-item cap, tool aging outside the tail window, idle clearing, folding in a band with cache epochs and below it once a fold has paid for itself, graph protection of the critical chain.',
     }),
     ctxgitPolicy(tokenizer, {
       id: 'ctxgit-no-graph',
@@ -42,6 +42,12 @@ export async function evalPolicies(): Promise<Policy[]> {
       label: 'ctxgit, no cache epochs',
       description: 'ctxgit defaults with band.epochs: false (mutations before the tail apply on every call).',
       band: { epochs: false },
+    }),
+    ctxgitPolicy(tokenizer, {
+      id: 'ctxgit-no-paid-folds',
+      label: 'ctxgit, no paid folds',
+      description: 'ctxgit defaults with cacheRead: 0 (a fold only when the band asks for one, never one below the marks that has paid for itself).',
+      rules: { cacheRead: 0 },
     }),
     ctxgitPolicy(tokenizer, {
       id: 'ctxgit-no-folding',
