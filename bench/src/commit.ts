@@ -22,6 +22,7 @@ import type { BatchNodeInput, Transcript, TranscriptEntry } from '@ctxgit/dag';
 import { entryInput } from '@ctxgit/dag';
 import { render } from '@ctxgit/render';
 import { loadCorpus } from './eval/load-corpus.js';
+import { fileSizes, totalBytes } from './file-sizes.js';
 import { median, p95 } from './stats.js';
 
 /** Where the repository lives. */
@@ -184,22 +185,11 @@ export function prefix(chain: ChainedCorpus, turns: number): Transcript {
   return { format: 'openai-chat', entries: chain.entries.slice(0, head + 1), head, skipped: {}, malformed: [], stats: {}, metadata: {} };
 }
 
+/** Bytes of the repository and its loose objects (a name of 38 hex digits under `objects/`). */
 async function repoFiles(fs: FsLike, gitdir: string): Promise<{ bytes: number; objects: number }> {
-  let bytes = 0;
-  let objects = 0;
-  const walk = async (dir: string, inObjects: boolean): Promise<void> => {
-    for (const name of (await fs.promises.readdir(dir)).map(String)) {
-      const p = `${dir}/${name}`;
-      const st = await fs.promises.stat(p);
-      if (st.isDirectory()) await walk(p, inObjects || name === 'objects');
-      else {
-        bytes += Number((st as unknown as { size: number }).size);
-        if (inObjects && /^[0-9a-f]{38}$/.test(name)) objects++;
-      }
-    }
-  };
-  await walk(gitdir, false);
-  return { bytes, objects };
+  const files = await fileSizes(fs, gitdir);
+  const objects = [...files.keys()].filter((p) => p.startsWith(`${gitdir}/objects/`) && /\/[0-9a-f]{38}$/.test(p)).length;
+  return { bytes: totalBytes(files), objects };
 }
 
 const WARMUP_TURNS = 3;

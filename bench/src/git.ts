@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { FsLike } from '@ctxgit/commit';
 import { compareAndSwapRef, inBatch, openGit, updateTree, writeBlob, writeCommit, type TreeEdit } from '@ctxgit/commit/git';
+import { fileSizes, totalBytes } from './file-sizes.js';
 import { objectCount } from './git-object-count.js';
 import { median, p95 } from './stats.js';
 
@@ -160,7 +161,7 @@ async function runOurs(turns: readonly Turn[], mode: GitBenchMode): Promise<Ours
     times.push(performance.now() - t0);
   }
   const totalMs = performance.now() - start;
-  const repoBytes = await fsBytes(ctx.fs, `${ctx.gitdir}/objects`);
+  const repoBytes = totalBytes(await fileSizes(ctx.fs, `${ctx.gitdir}/objects`));
   if (dir !== undefined) await rm(join(dir, '..'), { recursive: true, force: true });
   return { head: head ?? '', totalMs, times, repoBytes };
 }
@@ -202,16 +203,6 @@ function fastImportStream(turns: readonly Turn[]): Buffer {
   return Buffer.concat(parts);
 }
 
-/** Bytes of the files under `dir` of `fs`. */
-async function fsBytes(fs: FsLike, dir: string): Promise<number> {
-  let bytes = 0;
-  for (const name of (await fs.promises.readdir(dir)).map(String)) {
-    const st = await fs.promises.stat(`${dir}/${name}`);
-    bytes += st.isDirectory() ? await fsBytes(fs, `${dir}/${name}`) : Number((st as unknown as { size: number }).size);
-  }
-  return bytes;
-}
-
 async function runNative(turns: readonly Turn[], ourHead: string): Promise<GitBenchNativeRow> {
   const base = await tempDir();
   const dir = join(base, 'native.git');
@@ -228,7 +219,7 @@ async function runNative(turns: readonly Turn[], ourHead: string): Promise<GitBe
   });
   const totalMs = performance.now() - start;
   const head = spawnSync('git', ['--git-dir', dir, 'rev-parse', 'refs/heads/bench'], { encoding: 'utf8' }).stdout.trim();
-  const repoBytes = await fsBytes(nodeFs as unknown as FsLike, join(dir, 'objects'));
+  const repoBytes = totalBytes(await fileSizes(nodeFs as unknown as FsLike, join(dir, 'objects')));
   const objects = objectCount(dir);
   await rm(base, { recursive: true, force: true });
   return { turns: turns.length, objects, totalMs, objectsPerSec: objects / (totalMs / 1000), turnMeanMs: totalMs / turns.length, repoBytes, sameCommit: head === ourHead };

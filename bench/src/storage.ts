@@ -10,13 +10,16 @@
  * `node --conditions=@ctxgit/source --import tsx bench/src/storage.ts [--quick] [--turns=10000]`
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openRepo } from '@ctxgit/commit';
+import type { FsLike } from '@ctxgit/commit';
 import { render } from '@ctxgit/render';
+import { fileSizes, totalBytes } from './file-sizes.js';
 import { objectCount } from './git-object-count.js';
 import { chainCorpus, prefix, TurnFeeder } from './commit.js';
 import { median } from './stats.js';
@@ -53,23 +56,12 @@ export interface StorageBenchRow {
   readonly packs: number;
 }
 
+/** The file system the repository is on. */
+const disk = nodeFs as unknown as FsLike;
+
 function nearestRank(xs: readonly number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
-}
-
-function dirFiles(dir: string): Map<string, number> {
-  const out = new Map<string, number>();
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else out.set(p, st.size);
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 async function measure(turns: number, measured: number): Promise<StorageBenchRow> {
@@ -102,7 +94,7 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
     for (let k = 0; k < 2; k++) await turnOnce(chain.calls[turns + k] as number);
     walked.length = 0;
     folded.length = 0;
-    const filesBefore = dirFiles(join(gitdir, 'objects'));
+    const filesBefore = await fileSizes(disk, join(gitdir, 'objects'));
     const objectsBefore = objectCount(gitdir);
     const times: number[] = [];
     for (let k = 0; k < measured; k++) times.push(await turnOnce(chain.calls[turns + 2 + k] as number));
@@ -116,14 +108,14 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
     const coldStartMs = performance.now() - c0;
     const coldStartObjectsRead = read;
     const latestFolded = Number(/(\d+) summarized/u.exec((await s.log({ limit: 1 }))[0]?.message ?? '')?.[1] ?? 0);
-    const filesAfter = dirFiles(join(gitdir, 'objects'));
+    const filesAfter = await fileSizes(disk, join(gitdir, 'objects'));
     const added = [...filesAfter.keys()].filter((f) => !filesBefore.has(f)).length;
-    const repoBytes = [...filesAfter.values()].reduce((n, x) => n + x, 0);
+    const repoBytes = totalBytes(filesAfter);
     const objects = objectCount(gitdir);
     const copy = join(base, 'gc.git');
     cpSync(gitdir, copy, { recursive: true });
     spawnSync('git', ['--git-dir', copy, 'gc', '--quiet'], { encoding: 'utf8' });
-    const gitGcBytes = [...dirFiles(join(copy, 'objects')).values()].reduce((n, x) => n + x, 0);
+    const gitGcBytes = totalBytes(await fileSizes(disk, join(copy, 'objects')));
     const packs = [...filesAfter.keys()].filter((f) => f.endsWith('.pack')).length;
     return {
       turns,

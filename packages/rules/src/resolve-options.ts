@@ -14,7 +14,7 @@ export function resolveRulesOptions(options: RulesOptions = {}): ResolvedRulesOp
   if (!(chainShare >= 0 && chainShare <= 1)) throw new RulesInputError('option chainShare', `expected a fraction in [0, 1], got ${String(chainShare)}`);
   const summaryShare = options.summaryShare ?? 0.2;
   if (!(summaryShare > 0 && summaryShare <= 1)) throw new RulesInputError('option summaryShare', `expected a fraction in (0, 1], got ${String(summaryShare)}`);
-  const fraction = (name: string, value: number | undefined, fallback: number): number => {
+  const nonNegative = (name: string, value: number | undefined, fallback: number): number => {
     const v = value ?? fallback;
     if (!(Number.isFinite(v) && v >= 0)) throw new RulesInputError(`option ${name}`, `expected a finite number >= 0, got ${String(v)}`);
     return v;
@@ -40,8 +40,8 @@ export function resolveRulesOptions(options: RulesOptions = {}): ResolvedRulesOp
     idleMs: count('idleMs', options.idleMs, 3_600_000, 0),
     maxFoldAttempts: count('maxFoldAttempts', options.maxFoldAttempts, 8, 1),
     briefBytes: count('briefBytes', options.briefBytes, 1400, 64),
-    briefShare: fraction('briefShare', options.briefShare, 0.1),
-    cacheRead: fraction('cacheRead', options.cacheRead, 0.1),
+    briefShare: nonNegative('briefShare', options.briefShare, 0.1),
+    cacheRead: nonNegative('cacheRead', options.cacheRead, 0.1),
     cacheWrite,
     graphProtection: options.graphProtection ?? true,
     chainShare,

@@ -49,6 +49,9 @@ const BRIEF_SOURCES = 256;
 /** The brief's byte allowance: it grows with the window. */
 const briefAllowance = (o: ResolvedRulesOptions, ctx: RuleContext): number => Math.max(o.briefBytes, Math.floor(o.briefShare * ctx.band.historyBudget));
 
+/** What a brief is reckoned to cost in tokens before it is written: a third of its allowance. */
+const briefTokens = (o: ResolvedRulesOptions, ctx: RuleContext): number => Math.ceil(briefAllowance(o, ctx) / 3);
+
 const runId = (items: readonly ContextItem[], r: Run): string => `${items[r.at[0] as number]?.key}..${items[r.at.at(-1) as number]?.key}`;
 
 /** The summary that would fold the visible items at `at`, and the tokens it would free; costs the span and its originals, not the list. */
@@ -92,11 +95,10 @@ function paysNow(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: Ru
   if (o.cacheRead === 0) return false;
   const from = afterNewestSummary(items);
   const to = tailStart(items, o.tailTurns);
-  const brief = Math.ceil(briefAllowance(o, ctx) / 3);
   const prices = { read: o.cacheRead, write: o.cacheWrite };
   if (to <= from || !mightPay(items, from, to, o.tailTurns, prices)) return false;
   const runs = runsOf(items, protectionOf(items, o, ctx, 'all'), from, to);
-  return foldPays(items, runs.map((r) => r.at), o.tailTurns, brief, prices);
+  return foldPays(items, runs.map((r) => r.at), o.tailTurns, briefTokens(o, ctx), prices);
 }
 
 interface Fold {
@@ -159,7 +161,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
       if (it.state !== 'summary') continue;
       summaries++;
       covered += it.tokens;
-      if (covered >= excess + Math.ceil(briefAllowance(o, ctx) / 3)) break;
+      if (covered >= excess + briefTokens(o, ctx)) break;
     }
     if (summaries < 2) continue;
     const at = run.at.slice(0, take);
@@ -279,7 +281,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
           let sum = 0;
           for (let k = 0; k < run.at.length; k++) {
             sum += (cur.items[run.at[k] as number] as ContextItem).tokens;
-            if (sum >= need + Math.ceil(briefAllowance(o, ctx) / 3)) {
+            if (sum >= need + briefTokens(o, ctx)) {
               take = k + 1;
               break;
             }
