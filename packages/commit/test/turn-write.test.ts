@@ -31,7 +31,8 @@ async function objectFiles(fs: FsLike, gitdir: string): Promise<Set<string>> {
 const turn = (i: number) =>
   [
     { role: 'assistant' as const, output: `step ${i}` },
-    { role: 'tool' as const, name: 'read_file', input: { path: `f${i}.txt` }, output: `line ${i}\n`.repeat(20), caller: 0 },
+    // keys out of canonical order: the turn's items must read them as the stored nodes give them back
+    { role: 'tool' as const, name: 'read_file', input: { path: `f${i}.txt`, encoding: 'utf8' }, output: `line ${i}\n`.repeat(20), caller: 0 },
     { role: 'user' as const, output: `go on ${i}` },
   ] as const;
 

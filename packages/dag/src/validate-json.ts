@@ -28,7 +28,9 @@ export function validateJson(value: unknown, path = 'value'): Json {
 
 /**
  * Checks `value` as {@link validateJson} does and returns a plain copy of it, reading every property once: a getter
- * that returns something else on the next read, or a proxy, cannot change what was checked. A getter or proxy trap
+ * that returns something else on the next read, or a proxy, cannot change what was checked. The copy's keys are in
+ * the order a stored node gives them back (sorted, as `canonicalJson` writes them), so a node just built reads as the
+ * same node read from storage. A getter or proxy trap
  * that throws is refused as {@link NotJsonError} (never its own exception).
  *
  * @param value - The value to check and copy.
@@ -90,7 +92,8 @@ function check(value: unknown, path: string, stack: Set<object>, depth: number):
     }
     if (Object.getOwnPropertySymbols(value).length > 0) throw new NotJsonError({ path, reason: 'symbol-keyed property' });
     const fields: Record<string, Json> = {};
-    for (const key of Object.keys(value)) {
+    // keys in canonical order: a node in memory reads as the stored one (canonical JSON sorts them)
+    for (const key of Object.keys(value).sort()) {
       const sub = IDENT.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
       const i = loneSurrogateAt(key);
       if (i >= 0) throw new NotJsonError({ path: sub, reason: `lone surrogate at index ${i} of the key` });

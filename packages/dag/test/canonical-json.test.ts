@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/index.js';
+import { canonicalJson, copyJson } from '../src/index.js';
 
 /** The old item-blob layout: keys sorted into a fresh object, then `JSON.stringify(…, null, 2)`. */
 function sortedKeys(value: unknown): unknown {
@@ -45,5 +45,22 @@ describe('canonicalJson', () => {
     expect(canonicalJson(v)).toBe('{"__proto__":{"polluted":true},"z":1}');
     expect(canonicalJson(v, { pretty: true })).toBe('{\n  "__proto__": {\n    "polluted": true\n  },\n  "z": 1\n}');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('copyJson gives what a stored value reads back as: JSON.stringify of the copy is that of the parsed canonical text', () => {
+    // a node's tool-call arguments are JSON.stringify(input): a node built in memory and the same node read from
+    // storage must render alike, or append + commit and appendTurn would commit different bytes
+    const anyKey = fc.oneof(plainKey, fc.constantFrom('10', '9', '0', 'Z', '$ref', ''));
+    const mixed = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.integer(), fc.string(), tie('array'), tie('object')),
+      array: fc.array(tie('value'), { maxLength: 4 }),
+      object: fc.dictionary(anyKey, tie('value'), { maxKeys: 5 }),
+    })).value;
+    fc.assert(
+      fc.property(mixed, (v) => {
+        expect(JSON.stringify(copyJson(v))).toBe(JSON.stringify(JSON.parse(canonicalJson(v))));
+      }),
+    );
+    expect(JSON.stringify(copyJson({ search: 'a', replace: 'b' }))).toBe('{"replace":"b","search":"a"}');
   });
 });

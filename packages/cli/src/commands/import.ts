@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import type { Transcript } from '@ctxgit/dag';
+import type { BatchNodeInput, Transcript, TranscriptEntry } from '@ctxgit/dag';
 import { entryInput } from '@ctxgit/dag';
 import type { Repo, Session, SessionPack } from '@ctxgit/commit';
 import { adoptSessionPack, clearImportMarker, holdsSessionPack, incompleteImports, markImport, openRepo, packSessions, SessionNameTakenError } from '@ctxgit/commit';
@@ -176,55 +176,92 @@ export async function replayAll(repo: Repo, named: readonly NamedTranscript[], o
   const out: ImportedSession[] = [];
   for (const { session, transcript } of named) {
     const times = syntheticTimes(transcript.entries, opts.clockStep * 1000);
-    let now = times[0] ?? SYNTHETIC_EPOCH_MS;
+    const clock = new ReplayClock(times[0] ?? SYNTHETIC_EPOCH_MS);
     // With --budget the window is the rendered request: items counted with the wrappers of the model's provider.
     const request = opts.budget === undefined ? {} : { request: { format: requestFormatOf(opts.model) } };
-    const create = { model: opts.model, ...(opts.budget === undefined ? {} : { window: opts.budget }), ...request, clock: () => now };
+    const create = { model: opts.model, ...(opts.budget === undefined ? {} : { window: opts.budget }), ...request, clock: clock.read };
     const s = await repo.createSession(session, create);
-    const commits = await replay(transcript, times, s, (t) => (now = t), () => progress.tick(`${label}${session}`));
+    const commits = await replay(transcript, times, s, clock, () => progress.tick(`${label}${session}`));
     out.push({ id: session, nodes: transcript.entries.length, commits });
   }
   return out;
 }
 
+/** The clock of a replayed session: each read takes the next date queued, else the last one set. */
+class ReplayClock {
+  #queue: number[] = [];
+  #at = 0;
+  #now: number;
+
+  constructor(start: number) {
+    this.#now = start;
+  }
+
+  /** The next reads give `dates` in order, then `then`. */
+  set(dates: readonly number[], then: number): void {
+    this.#queue = [...dates];
+    this.#at = 0;
+    this.#now = then;
+  }
+
+  readonly read = (): number => (this.#at < this.#queue.length ? (this.#queue[this.#at++] as number) : this.#now);
+}
+
 /**
  * Appends every entry in order and commits before each model call: an assistant entry whose context ends with a user
  * or tool turn (an assistant entry right after an assistant without tool calls continues the same response, as
- * Claude Code logs split one reply over several lines). Returns the number of commits.
+ * Claude Code logs split one reply over several lines). The entries before a model call and its commit land in one
+ * write (`appendTurn`), each node dated by its entry and the commit by the call. Returns the number of commits.
  */
-async function replay(t: Transcript, times: readonly number[], s: Session, setNow: (ms: number) => void, tick: () => void): Promise<number> {
+async function replay(t: Transcript, times: readonly number[], s: Session, clock: ReplayClock, tick: () => void): Promise<number> {
   const ids: string[] = [];
-  const callers = new Set<string>();
-  let head: string | null = null;
-  let headRole: string | undefined;
+  // transcript indexes: the head, the assistant entries that called tools, the entries not written yet
+  let head: number | undefined;
+  const callers = new Set<number>();
+  let pending: number[] = [];
   let commits = 0;
+  const dateOf = (i: number): number => times[i] ?? 0;
+  // the pending entries' inputs: a caller among them by its place in the batch
+  const inputs = (): BatchNodeInput[] =>
+    pending.map((i) => {
+      const e = t.entries[i] as TranscriptEntry;
+      const at = e.caller === undefined ? -1 : pending.indexOf(e.caller);
+      return entryInput(e, e.caller === undefined ? undefined : at >= 0 ? at : ids[e.caller]);
+    });
+  // the pending entries appended in one write, then the commit of a model call at `call`
+  const turn = async (call: number): Promise<void> => {
+    clock.set(pending.map(dateOf), dateOf(call));
+    if (pending.length === 0) await s.commit();
+    else (await s.appendTurn(inputs())).nodes.forEach((node, k) => (ids[pending[k] as number] = node.id));
+    pending = [];
+    commits += 1;
+  };
+  // the pending entries appended one by one, without a commit
+  const appendPending = async (): Promise<void> => {
+    for (const i of pending) {
+      const e = t.entries[i] as TranscriptEntry;
+      clock.set([], dateOf(i));
+      ids[i] = (await s.append(entryInput(e, e.caller === undefined ? undefined : ids[e.caller]))).id;
+    }
+    pending = [];
+  };
   for (const [i, e] of t.entries.entries()) {
-    setNow(times[i] ?? 0);
-    if (e.role !== 'tool' && e.predecessor !== undefined) {
-      const want = ids[e.predecessor];
-      if (want !== undefined && want !== head) {
-        await s.checkout(want);
-        head = want;
-        headRole = t.entries[e.predecessor]?.role;
-      }
+    if (e.role !== 'tool' && e.predecessor !== undefined && e.predecessor !== head) {
+      await appendPending();
+      clock.set([], dateOf(i));
+      await s.checkout(ids[e.predecessor] as string);
+      head = e.predecessor;
     }
-    const endsWithAssistant = headRole === 'assistant' && head !== null && !callers.has(head);
-    if (e.role === 'assistant' && head !== null && !endsWithAssistant) {
-      await s.commit();
-      commits += 1;
-    }
-    const caller = e.caller === undefined ? undefined : ids[e.caller];
-    const node = await s.append(entryInput(e, caller));
-    ids.push(node.id);
-    if (caller !== undefined) callers.add(caller);
-    if (e.role !== 'tool') {
-      head = node.id;
-      headRole = e.role;
-    }
+    const endsWithAssistant = head !== undefined && t.entries[head]?.role === 'assistant' && !callers.has(head);
+    if (e.role === 'assistant' && head !== undefined && !endsWithAssistant) await turn(i);
+    if (e.caller !== undefined) callers.add(e.caller);
+    pending.push(i);
+    if (e.role !== 'tool') head = i;
     tick();
   }
+  await appendPending();
   const last = t.head === null ? undefined : ids[t.head];
-  if (last !== undefined && (last !== head || (await s.head()) !== last)) await s.checkout(last);
+  if (last !== undefined && (await s.head()) !== last) await s.checkout(last);
   return commits;
 }
 
