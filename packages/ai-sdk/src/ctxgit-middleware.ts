@@ -65,10 +65,11 @@ export function ctxgitMiddleware(opts: CtxgitMiddlewareOptions): LanguageModelV3
   return {
     specificationVersion: 'v3',
     async transformParams({ params, model }) {
-      const { matched, appended } = await session.appendNew(modelMessagesToHistory(params.prompt));
       // the window holds the request as rendered (OpenAI Chat wrappers), with the call's tools as function definitions
       const tools = (params.tools ?? []).map((t) => (t.type === 'function' ? { type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } } : t));
-      const commit = await session.commit({ request: { format: 'openai-chat', ...(tools.length === 0 ? {} : { tools }) } });
+      // the new messages and the commit to send land in one write
+      const request = { format: 'openai-chat' as const, ...(tools.length === 0 ? {} : { tools }) };
+      const { matched, appended, commit } = await session.appendNew(modelMessagesToHistory(params.prompt), { commit: { request } });
       const body = render(commit, { allowAssistantLast: true, model: model.modelId, ...opts.render, provider: 'openai-chat' });
       const report: CtxgitCallMetadata = { session: session.name, commit: commit.id, matched, appended: appended.length, totalTokens: commit.totalTokens };
       return { ...params, prompt: renderedPrompt(commit, body), providerOptions: { ...params.providerOptions, [KEY]: { ...report } } };

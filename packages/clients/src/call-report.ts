@@ -21,8 +21,9 @@ export interface CtxgitCallReport {
 
 /** Appends what is new in the call's history and returns the commit to send, built for `request` (the window holds the rendered body). @internal */
 export async function beginTurn(session: Session, history: readonly HistoryEntry[], request: CommitRequest): Promise<{ commit: ContextCommit; matched: number; appended: number }> {
-  const { matched, appended } = await session.appendNew(history);
-  return { commit: await session.commit({ request }), matched, appended: appended.length };
+  // the new messages and the commit to send land in one write
+  const { matched, appended, commit } = await session.appendNew(history, { commit: { request } });
+  return { commit, matched, appended: appended.length };
 }
 
 /** Records the provider's usage for the commit and writes the report. @internal */

@@ -55,7 +55,7 @@ export type { CreateSessionOptions, SessionOptions } from './engine/session-opti
 export type { MergeOptions } from './engine/merge-sessions.js';
 export { Session } from './api/session.js';
 export type { CommitRequest } from './engine/session-request.js';
-export type { AppendedTurn, AttachRequest, CheckoutOptions, CommitOptions, ExpandOptions, FoldToolCallOptions, ForkSessionOptions, LogOptions, PinResult, ResolveToolCallOptions, SessionUsage, ToolCall } from './api/session.js';
+export type { AppendedTurn, AppendNewOptions, AttachRequest, CheckoutOptions, CommitOptions, ExpandOptions, FoldToolCallOptions, ForkSessionOptions, LogOptions, PinResult, ResolveToolCallOptions, SessionUsage, ToolCall } from './api/session.js';
 export type { SessionSummarizeInput, SessionSummarizer } from './engine/summarizer/session-summarizer.js';
 export type { CommitTools } from './store/tools/commit-tools.js';
 export type { LogEntry } from './api/log-entry.js';

@@ -71,4 +71,69 @@ describe('Session.appendNew properties', () => {
       { numRuns: 20 },
     );
   });
+
+  // What a Session keeps between calls (the branch of its last call, while the DAG stays as that call left it) is
+  // checked against a session opened afresh for every call, with another writer appending in between.
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('extend' as const), add: fc.array(message, { minLength: 1, maxLength: 3 }), tool: fc.boolean() }),
+    fc.record({ kind: fc.constant('trim' as const), drop: fc.nat({ max: 3 }) }),
+    fc.record({ kind: fc.constant('edit' as const), back: fc.nat({ max: 4 }), output: fc.string({ maxLength: 4 }) }),
+    fc.record({ kind: fc.constant('other' as const), output: fc.string({ maxLength: 4 }) }),
+    fc.record({ kind: fc.constant('otherTool' as const), output: fc.string({ maxLength: 4 }) }),
+  );
+  it('a session kept open matches each history as a session opened afresh does, another writer appending in between', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+        const results: unknown[][] = [];
+        for (const keep of [true, false]) {
+          const { repo } = await FS_KINDS[0]!.open(stepClock());
+          const kept = await repo.createSession('p', { model: 'openai:gpt-4o' });
+          const other = await repo.openSession('p');
+          const out: unknown[] = [];
+          let history: HistoryEntry[] = [{ role: 'user', output: 'start' }];
+          const call = async (h: HistoryEntry[]): Promise<void> => {
+            const s = keep ? kept : await repo.openSession('p');
+            try {
+              const r = await s.appendNew(h, { commit: {} });
+              out.push([r.matched, r.appended.map((n) => n.id), r.commit.id]);
+            } catch (err) {
+              out.push((err as { code?: string }).code);
+            }
+          };
+          await call(history);
+          for (const st of steps) {
+            if (st.kind === 'extend') {
+              history = [...history, ...st.add];
+              // an assistant's tool call and its result
+              if (st.tool) history.push({ role: 'assistant', output: '' }, { role: 'tool', name: 'ls', input: { path: '.' }, output: `r${history.length}`, caller: history.length });
+            } else if (st.kind === 'trim') {
+              // a sliding window: drop leading messages, never a tool result's caller
+              let k = Math.min(st.drop, history.length - 1);
+              while (k > 0 && history.slice(k).some((e) => e.caller !== undefined && e.caller < k)) k--;
+              history = history.slice(k).map((e) => (e.caller === undefined ? e : { ...e, caller: e.caller - k }));
+            } else if (st.kind === 'edit') {
+              const at = Math.max(1, history.length - 1 - st.back);
+              history = [...history.slice(0, at).filter((e) => e.caller === undefined || e.caller < at), { role: 'user', output: `edited ${st.output}` }];
+            } else if (st.kind === 'otherTool') {
+              // another writer answers a tool call of the head assistant: the head stays, the branch grows
+              if (history.at(-1)?.role !== 'assistant') history.push({ role: 'assistant', output: '' });
+              await call(history);
+              const head = (await other.head()) as string;
+              const n = history.length;
+              await other.append({ role: 'tool', name: 'cat', input: { n }, output: `other ${st.output}`, caller: head });
+              history = [...history, { role: 'tool', name: 'cat', input: { n }, output: `other ${st.output}`, caller: n - 1 }];
+            } else {
+              // another writer appends a message the next history then holds
+              await other.append({ role: 'user', output: `other ${st.output}` });
+              history = [...history, { role: 'user', output: `other ${st.output}` }];
+            }
+            await call(history);
+          }
+          results.push(out);
+        }
+        expect(results[0]).toEqual(results[1]);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });

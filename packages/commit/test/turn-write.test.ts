@@ -2,7 +2,7 @@ import { createFsFromVolume, Volume } from 'memfs';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../src/index.js';
 import { listRefs, readCommitObject, readRef } from '../src/git/index.js';
-import type { FsLike, Repo } from '../src/index.js';
+import type { FsLike, HistoryEntry, Repo } from '../src/index.js';
 import { FS_KINDS, git } from './helpers.js';
 
 const T0 = 1_700_000_000_000;
@@ -79,6 +79,63 @@ describe.each(FS_KINDS)('one write per turn ($name)', (kind) => {
     expect(added.length).toBeLessThanOrEqual(2);
     expect(await listRefs(repo.git, 'refs/ctxgit/')).not.toContain('refs/ctxgit/dag');
     if (kind.name === 'disk') expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
+  });
+
+  it('appendNew appends a history\'s new entries in one write; with commit, the commit lands in the same write', async () => {
+    const { repo, fs, gitdir } = await kind.open(() => T0);
+    const plain = await kind.open(() => T0);
+    const s = await repo.createSession('s', { model: 'openai:gpt-4o' });
+    const p = await plain.repo.createSession('s', { model: 'openai:gpt-4o' });
+    const history: HistoryEntry[] = [{ role: 'user', output: 'start' }];
+    await s.appendNew(history);
+    await p.appendNew(history);
+    for (let i = 0; i < 3; i++) {
+      const [assistant, tool, user] = turn(i);
+      history.push(assistant, { ...tool, caller: history.length }, user);
+      const before = await refs(repo);
+      const files = await objectFiles(fs, gitdir);
+      const request = { format: 'openai-chat' as const, system: 'You read files.' };
+      const r = await s.appendNew(history, { commit: { request } });
+      const after = await refs(repo);
+      const changed = [...after.keys()].filter((ref) => after.get(ref) !== before.get(ref)).sort();
+      expect(changed).toEqual(['refs/ctxgit/sessions/s/context', 'refs/ctxgit/sessions/s/dag']);
+      expect(after.get('refs/ctxgit/sessions/s/context')).toBe(r.commit.id);
+      const added = [...(await objectFiles(fs, gitdir))].filter((f) => !files.has(f));
+      expect(added.length).toBeLessThanOrEqual(2);
+      // the same nodes and commit as appendNew then commit
+      const q = await p.appendNew(history);
+      expect(r.matched).toBe(q.matched);
+      expect(r.appended).toEqual(q.appended);
+      expect(r.commit.id).toBe((await p.commit({ request })).id);
+    }
+    // nothing new: the head's commit, no write
+    const before = await refs(repo);
+    const again = await s.appendNew(history, { commit: {} });
+    expect(again.appended).toEqual([]);
+    expect(again.commit.id).toBe(before.get('refs/ctxgit/sessions/s/context'));
+    expect(await refs(repo)).toEqual(before);
+    // without commit: one DAG write, no commit
+    const more: HistoryEntry[] = [...history, { role: 'assistant', output: 'done' }, { role: 'user', output: 'thanks' }];
+    const r = await s.appendNew(more);
+    expect(r.commit).toBeUndefined();
+    const after = await refs(repo);
+    expect([...after.keys()].filter((ref) => after.get(ref) !== before.get(ref))).toEqual(['refs/ctxgit/sessions/s/dag']);
+    const dag = await readCommitObject(repo.git, after.get('refs/ctxgit/sessions/s/dag') as string);
+    expect(dag.message).toMatch(/^dag: s v\d+ \+2 nodes\n/u);
+    if (kind.name === 'disk') expect(git(gitdir, 'fsck', '--strict', '--no-dangling')).toBe('');
+  });
+
+  it('appendNew with a commit the rules refuse writes nothing; a bad commit option is refused by name', async () => {
+    const { repo } = await kind.open(() => T0);
+    const s = await repo.createSession('s', { model: 'openai:gpt-4o', window: 2_000 });
+    await s.appendNew([{ role: 'user', output: 'start' }]);
+    const before = await refs(repo);
+    const big = [{ role: 'user' as const, output: 'start' }, { role: 'assistant' as const, output: 'x '.repeat(4_000) }, { role: 'user' as const, output: 'go on' }];
+    await expect(s.appendNew(big, { commit: {} })).rejects.toMatchObject({ code: 'E_RULES_OVER_BUDGET' });
+    expect(await refs(repo)).toEqual(before);
+    await expect(s.appendNew(big, { commit: { request: { format: 'nope' } } as never })).rejects.toMatchObject({ code: 'E_COMMIT_INVALID_OPTION' });
+    await expect(s.appendNew(big, { commit: 'yes' } as never)).rejects.toMatchObject({ code: 'E_COMMIT_INVALID_OPTION' });
+    expect(await refs(repo)).toEqual(before);
   });
 
   it('writers of two sessions never contend: concurrent turns all land', async () => {

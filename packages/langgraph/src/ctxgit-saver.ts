@@ -53,6 +53,8 @@ interface WriteRecord {
 }
 
 const utf8 = new TextDecoder();
+/** Sessions a saver keeps open (threads in use at once; a session closed is opened again on its next put). */
+const OPEN_SESSIONS = 32;
 
 function typed([type, bytes]: [string, Uint8Array]): Typed {
   return type === 'json' ? { json: JSON.parse(utf8.decode(bytes)) as unknown } : { type, base64: Buffer.from(bytes).toString('base64') };
@@ -99,6 +101,8 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   readonly #messages: string;
   /** Writes per thread, one after the other (LangGraph runs tasks in parallel). */
   readonly #queues = new Map<string, Promise<unknown>>();
+  /** The sessions opened lately, newest last: a session kept open matches the next put's messages against the branch it holds. */
+  readonly #open = new Map<string, Session>();
 
   /** @param opts - see {@link CtxgitSaverOptions} */
   constructor(opts: CtxgitSaverOptions) {
@@ -279,29 +283,43 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   /** Appends the new messages to the session, and commits. */
   async #mirror(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined, history: readonly HistoryEntry[]): Promise<CheckpointContext> {
     let session = await this.#session(state, threadId, ns, parentSession);
+    // the new messages and their commit land in one write; the session options' request frame holds for every
+    // commit, a reopened session's too
+    const request = this.#sessionOptions.request;
+    const commitOptions = { commit: request === undefined ? {} : { request } };
+    let commit: ContextCommit;
     try {
-      await session.appendNew(history);
+      ({ commit } = await session.appendNew(history, commitOptions));
     } catch (err) {
       if (!(err instanceof HistoryDivergedError)) throw err;
       // the messages no longer match the session (replaced): they go on in a fresh session
       session = await this.#session(state, threadId, ns, parentSession, true);
-      await session.appendNew(history);
+      ({ commit } = await session.appendNew(history, commitOptions));
     }
-    // the session options' request frame holds for every commit, a reopened session's too
-    const request = this.#sessionOptions.request;
-    const commit: ContextCommit = await session.commit(request === undefined ? {} : { request });
     return { session: session.name, commit: commit.id, headNodeId: commit.headNodeId };
   }
 
   /** The session of a thread and namespace: the parent checkpoint's, else the one its latest checkpoint names, else (or when `fresh`) a new one. */
   async #session(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined, fresh = false): Promise<Session> {
     const named = fresh ? undefined : (parentSession ?? (await this.#find(state, ns, undefined))?.record.context?.session);
-    if (named !== undefined) return this.#repo.openSession(named);
+    if (named !== undefined) return this.#kept(named, () => this.#repo.openSession(named));
     const base = ns === '' ? encodeName(threadId) : `${encodeName(threadId)}.${encodeName(ns)}`;
     const taken = new Set(await this.#repo.listSessions());
     let name = base;
     for (let n = 2; taken.has(name); n += 1) name = `${base}.${n}`;
-    return this.#repo.createSession(name, this.#sessionOptions);
+    return this.#kept(name, () => this.#repo.createSession(name, this.#sessionOptions));
+  }
+
+  /** The session kept open under `name`, else `open()`'s, kept for the next puts (the {@link OPEN_SESSIONS} latest). */
+  async #kept(name: string, open: () => Promise<Session>): Promise<Session> {
+    const session = this.#open.get(name) ?? (await open());
+    this.#open.delete(name);
+    this.#open.set(name, session);
+    for (const old of this.#open.keys()) {
+      if (this.#open.size <= OPEN_SESSIONS) break;
+      this.#open.delete(old);
+    }
+    return session;
   }
 
   async #record(state: ThreadState, ns: string, id: string): Promise<CheckpointRecord | undefined> {

@@ -1,5 +1,5 @@
 import type { BatchNodeInput, Node, NodeEdit, NodeInput, SiblingPosition } from '@ctxgit/dag';
-import { appendAttach, appendNode, appendNodes, checkout, copyJson, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
+import { appendAttach, appendNode, appendNodes, branchView, checkout, copyJson, editNode, retryNode, setAgentRunning, siblingIndex } from '@ctxgit/dag';
 import type { CatalogueTool, ToolCallResolution, ToolCatalogue } from '@ctxgit/rules';
 import { createToolCatalogue, resolveToolCall } from '@ctxgit/rules';
 import type { Occupancy, OccupancyState, Usage } from '@ctxgit/tokenize';
@@ -80,6 +80,15 @@ export interface CommitOptions {
    * against it. An existing commit of the head is returned as it is. @defaultValue the session's `request` option
    */
   readonly request?: CommitRequest;
+}
+
+/** Options of {@link Session.appendNew}. */
+export interface AppendNewOptions {
+  /**
+   * Commit the new head in the same write as the appended nodes (as {@link Session.appendTurn} does), built for
+   * `commit.request`; the result's `commit` is it. @defaultValue undefined: no commit (call {@link Session.commit})
+   */
+  readonly commit?: CommitOptions;
 }
 
 /** Options of {@link Session.fork}. */
@@ -173,6 +182,12 @@ export class Session {
   readonly #host: SessionHost;
   readonly #settings: SessionSettings;
   #usage: OccupancyState;
+  /**
+   * The branch the last {@link Session.appendNew} left (its nodes, as long as the history a caller passes), and the
+   * DAG state (its ref's commit) it holds for: the next call matches its history against it without reading the
+   * branch again, unless another write moved the DAG since.
+   */
+  #branch: { readonly dag: string; readonly head: string; readonly nodes: readonly Node[] } | undefined;
 
   /** @internal */
   constructor(host: SessionHost, settings: SessionSettings) {
@@ -262,19 +277,18 @@ export class Session {
   async appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
     const contents = Array.isArray(inputs) ? inputs.map((input) => (snapshotInput(input) as BatchNodeInput | undefined) ?? input) : inputs;
     if (Array.isArray(contents)) contents.forEach((input, i) => refuseReserved(input, `inputs[${i}]`));
-    return inBatch(this.#host.core.git, () => this.#appendTurn(contents));
+    return inBatch(this.#host.core.git, () => this.#appendTurn(contents, this.#settings));
   }
 
-  async #appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
+  async #appendTurn(inputs: readonly BatchNodeInput[], settings: SessionSettings, snapshot: DagSnapshot = new Map()): Promise<AppendedTurn> {
     const core = this.#host.core;
-    // one snapshot of the DAG for the turn: its ref is read once, and the write swaps it from that state
-    const snapshot: DagSnapshot = new Map();
+    // one snapshot of the DAG for the turn (the caller's, or its own): its ref is read once, the write swaps it from that state
     const deferred = new DeferredWrite(this.#view(snapshot));
     const nodes = await dagWrite(this.name, 'appendTurn', () => appendNodes(deferred, this.name, inputs, this.#dag()));
     const change = deferred.change;
     if (change === undefined) throw new InvalidOptionError('inputs', '(no write)', 'at least one node input');
     const contextBefore = await readRef(core.git, contextRef(this.name));
-    const built = await buildLatestCommit(core, this.#settings, pendingDag(storedDag(core.store, this.name, snapshot), change));
+    const built = await buildLatestCommit(core, settings, pendingDag(storedDag(core.store, this.name, snapshot), change));
     await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : [], this.#settings.lastTime, snapshot));
     await moveContext(core, this.name, contextBefore, built.stored.commit.id);
     return { nodes, commit: built.stored.commit };
@@ -282,23 +296,75 @@ export class Session {
 
   /**
    * Appends what is new in a caller's whole history (what an SDK call passes each time): the leading entries equal
-   * to the session's branch (same content, same caller) are kept, the rest is appended; a history trimmed at the
-   * front (a sliding window) matches the end of the branch from its first message. A history that leaves the
-   * branch after a user, system or assistant message moves the head back there first (the rest becomes a sibling
-   * branch, as a retry or edit does).
+   * to the session's branch (same content, same caller) are kept, the rest is appended in one write; a history
+   * trimmed at the front (a sliding window) matches the end of the branch from its first message. A history that
+   * leaves the branch after a user, system or assistant message moves the head back there first (the rest becomes a
+   * sibling branch, as a retry or edit does). With `options.commit`, the new head is committed in the same write.
    *
    * @param entries - the whole history, oldest first; see {@link HistoryEntry}
-   * @returns how many entries matched, and the nodes appended
-   * @throws {@link HistoryDivergedError} when the first entry differs from the branch root or a stored tool result differs; the validation errors of {@link Session.append}
+   * @param options - see {@link AppendNewOptions}; `commit` (default: none) commits the new head in the same write
+   * @returns how many entries matched, the nodes appended, and with `options.commit` the commit of the new head
+   * @throws {@link HistoryDivergedError} when the first entry differs from the branch root or a stored tool result
+   *   differs; the validation errors of {@link Session.append}; with `options.commit`, those of {@link Session.commit}
+   *   (then nothing is appended either)
    * @example
    * ```ts
    * await s.appendNew([{ role: 'user', output: 'hi' }]);
    * const r = await s.appendNew([{ role: 'user', output: 'hi' }, { role: 'assistant', output: 'hello' }]);
    * r.matched; // 1, r.appended.length === 1
+   * const { commit } = await s.appendNew([...history, { role: 'user', output: 'and?' }], { commit: { request: { format: 'openai-chat' } } });
    * ```
    */
-  async appendNew(entries: readonly HistoryEntry[]): Promise<AppendNewResult> {
-    return appendNew(this, this.#view(), entries);
+  appendNew(entries: readonly HistoryEntry[], options?: AppendNewOptions & { readonly commit?: undefined }): Promise<AppendNewResult>;
+  /** {@link Session.appendNew} that commits the new head in the same write: the result's `commit` is it. */
+  appendNew(entries: readonly HistoryEntry[], options: AppendNewOptions & { readonly commit: CommitOptions }): Promise<AppendNewResult & { readonly commit: ContextCommit }>;
+  async appendNew(entries: readonly HistoryEntry[], options: AppendNewOptions = {}): Promise<AppendNewResult> {
+    const opts = plainOptions<AppendNewOptions>(options, 'opts', '{ commit? }');
+    const settings = opts.commit === undefined ? undefined : this.#commitSettings(plainOptions<CommitOptions>(opts.commit, 'opts.commit', '{ request? }'), 'opts.commit.request');
+    const store = this.#host.core.store;
+    return inBatch(this.#host.core.git, async () => {
+      // one snapshot of the DAG for the call: its ref read once, the write swapped from that state
+      const snapshot: DagSnapshot = new Map();
+      const view = this.#view(snapshot);
+      const before = (await store.dagState(this.name, snapshot))?.head;
+      const kept = this.#branch !== undefined && this.#branch.dag === before ? this.#branch : undefined;
+      let commit: ContextCommit | undefined;
+      const appendAll = async (inputs: readonly BatchNodeInput[]): Promise<readonly Node[]> => {
+        const contents = inputs.map((input, i) => {
+          const content = (snapshotInput(input) as BatchNodeInput | undefined) ?? input;
+          refuseReserved(content, `entries[${i}]`);
+          return content;
+        });
+        if (settings === undefined) return dagWrite(this.name, 'appendNew', () => appendNodes(view, this.name, contents, this.#dag()));
+        const turn = await this.#appendTurn(contents, settings, snapshot);
+        commit = turn.commit;
+        return turn.nodes;
+      };
+      const { result, branch } = await appendNew(
+        {
+          name: this.name,
+          head: async () => {
+            const rec = await view.getSession(this.name);
+            if (rec === undefined) throw new UnknownSessionError(this.name);
+            return rec.head;
+          },
+          branch: async (head) => (kept !== undefined && kept.head === head ? kept.nodes : branchView(view, head)),
+          appendAll,
+          checkout: async (id) => {
+            await this.checkout(id);
+            // the checkout moved the DAG: the rest of the call reads it again
+            snapshot.clear();
+          },
+        },
+        entries,
+      );
+      // the branch is kept for the next call while the DAG stays as this call left it
+      const dag = (await store.dagState(this.name, snapshot))?.head;
+      const head = [...branch].reverse().find((n) => n.role !== 'tool')?.id;
+      this.#branch = dag === undefined || head === undefined ? undefined : { dag, head, nodes: branch };
+      if (settings !== undefined) commit ??= (await ensureLatestCommit(this.#host.core, settings)).commit;
+      return commit === undefined ? result : { ...result, commit };
+    });
   }
 
   /**
@@ -317,9 +383,13 @@ export class Session {
    * ```
    */
   async commit(options: CommitOptions = {}): Promise<ContextCommit> {
-    const opts = plainOptions<CommitOptions>(options, 'opts', '{ request? }');
-    const settings = opts.request === undefined ? this.#settings : { ...this.#settings, request: checkCommitRequest(opts.request, 'opts.request') };
+    const settings = this.#commitSettings(plainOptions<CommitOptions>(options, 'opts', '{ request? }'), 'opts.request');
     return inBatch(this.#host.core.git, async () => (await ensureLatestCommit(this.#host.core, settings)).commit);
+  }
+
+  /** The session's settings for a commit with `opts` (its request checked, named `where` in the error). */
+  #commitSettings(opts: CommitOptions, where: string): SessionSettings {
+    return opts.request === undefined ? this.#settings : { ...this.#settings, request: checkCommitRequest(opts.request, where) };
   }
 
   /**

@@ -1,6 +1,6 @@
-import type { Node, NodeInput, NodeStore } from '@ctxgit/dag';
-import { branchView, canonicalJson } from '@ctxgit/dag';
+import type { BatchNodeInput, Json, Node, NodeInput } from '@ctxgit/dag';
 import { HistoryDivergedError } from '../errors.js';
+import type { ContextCommit } from '../store/context-commit.js';
 
 /**
  * One message of a caller's whole history, for {@link Session.appendNew}: the content of its node. A `tool` entry is
@@ -19,19 +19,41 @@ export interface AppendNewResult {
   readonly appended: readonly Node[];
   /** The node of each entry, by index. */
   readonly nodes: readonly Node[];
+  /** The commit of the new head, written with the nodes, when `Session.appendNew` was asked to commit. */
+  readonly commit?: ContextCommit;
 }
 
 /** The operations of a session {@link appendNew} needs. */
 export interface AppendNewTarget {
   readonly name: string;
   head(): Promise<string | null>;
-  append(input: NodeInput): Promise<Node>;
+  /** The branch of a head (`branchView`), or the one the session kept from its last call when it still holds. */
+  branch(head: string): Promise<readonly Node[]>;
+  /** Appends the inputs in one write (a `caller` may be the index of an earlier input); at least one. */
+  appendAll(inputs: readonly BatchNodeInput[]): Promise<readonly Node[]>;
   checkout(nodeId: string): Promise<unknown>;
 }
 
-function contentKey(entry: HistoryEntry | Node): string {
-  return canonicalJson({ role: entry.role, name: entry.name, input: entry.input, output: entry.output, metadata: entry.metadata });
+/** Equal as stored JSON: key order and undefined members aside (stored values hold neither undefined nor -0 apart from 0). */
+function sameJson(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as { readonly [key: string]: Json | undefined };
+  const y = b as { readonly [key: string]: Json | undefined };
+  const kx = Object.keys(x).filter((k) => x[k] !== undefined);
+  if (kx.length !== Object.keys(y).filter((k) => y[k] !== undefined).length) return false;
+  for (const k of kx) if (!Object.prototype.hasOwnProperty.call(y, k) || !sameJson(x[k], y[k])) return false;
+  return true;
 }
+
+/** The entry holds the node's content: role, name, input, output, metadata. */
+const sameContent = (entry: HistoryEntry, node: Node): boolean =>
+  entry.role === node.role && entry.name === node.name && entry.output === node.output && sameJson(entry.input, node.input) && sameJson(entry.metadata as Json | undefined, node.metadata as Json | undefined);
 
 /** Index of the first entry that does not match the branch, the matched nodes, and whether the branch was used up. */
 function match(entries: readonly HistoryEntry[], branch: readonly Node[]): { nodes: Node[]; complete: boolean } {
@@ -40,29 +62,31 @@ function match(entries: readonly HistoryEntry[], branch: readonly Node[]): { nod
     const entry = entries[i] as HistoryEntry;
     const node = branch[i] as Node;
     const callerOk = entry.caller === undefined ? node.caller === undefined : nodes[entry.caller]?.id === node.caller;
-    if (!callerOk || contentKey(entry) !== contentKey(node)) return { nodes, complete: false };
+    if (!callerOk || !sameContent(entry, node)) return { nodes, complete: false };
     nodes.push(node);
   }
   return { nodes, complete: nodes.length === branch.length };
 }
 
 /**
- * Appends the entries of a history that the session's branch does not hold yet (a history whose first messages were
+ * Appends the entries of a history that the session's branch does not hold yet, in one write (a history whose first messages were
  * dropped continues the branch where its first message is, when all of the branch after it matches). When the history leaves the branch
  * after a user, system or assistant message, the head moves back there first, so the rest becomes a sibling branch.
  *
  * @internal
  */
-export async function appendNew(target: AppendNewTarget, store: NodeStore, entries: readonly HistoryEntry[]): Promise<AppendNewResult> {
+export async function appendNew(target: AppendNewTarget, entries: readonly HistoryEntry[]): Promise<{ readonly result: AppendNewResult; readonly branch: readonly Node[] }> {
   const head = await target.head();
-  let branch = head === null ? [] : await branchView(store, head);
+  let branch = head === null ? [] : await target.branch(head);
   let { nodes, complete } = match(entries, branch);
+  // where the history starts in the branch
+  let from = 0;
   if (nodes.length === 0 && entries.length > 0) {
     // a history trimmed at the front (a sliding window) continues the branch from a later message
     for (let k = 1; k < branch.length && !complete; k += 1) {
       if ((branch[k] as Node).role === 'tool') continue;
       const window = match(entries, branch.slice(k));
-      if (window.complete) ({ nodes, complete } = window);
+      if (window.complete) ({ nodes, complete } = window), (from = k);
     }
   }
   if (!complete) {
@@ -70,18 +94,20 @@ export async function appendNew(target: AppendNewTarget, store: NodeStore, entri
     for (const n of nodes) if (n.role !== 'tool') at = n;
     if (at === undefined) throw new HistoryDivergedError(target.name, nodes.length, 'its first message is not the branch root');
     await target.checkout(at.id);
-    branch = await branchView(store, at.id);
+    branch = await target.branch(at.id);
+    from = 0;
     ({ nodes, complete } = match(entries, branch));
     if (!complete) throw new HistoryDivergedError(target.name, nodes.length, 'a tool result differs from the one stored for the same call');
   }
   const matched = nodes.length;
-  const appended: Node[] = [];
+  const inputs: BatchNodeInput[] = [];
   for (let i = matched; i < entries.length; i += 1) {
     const { caller, ...content } = entries[i] as HistoryEntry;
-    if (caller !== undefined && (caller >= i || nodes[caller] === undefined)) throw new HistoryDivergedError(target.name, i, `caller ${caller} is not an earlier entry`);
-    const node = await target.append(caller === undefined ? content : { ...content, caller: (nodes[caller] as Node).id });
-    nodes.push(node);
-    appended.push(node);
+    if (caller !== undefined && (caller >= i || (caller < matched && nodes[caller] === undefined))) throw new HistoryDivergedError(target.name, i, `caller ${caller} is not an earlier entry`);
+    // a caller among the new entries is named by its place in the batch
+    inputs.push(caller === undefined ? content : { ...content, caller: caller < matched ? (nodes[caller] as Node).id : caller - matched });
   }
-  return { matched, appended, nodes };
+  const appended = inputs.length === 0 ? [] : await target.appendAll(inputs);
+  nodes.push(...appended);
+  return { result: { matched, appended, nodes }, branch: [...branch.slice(0, from), ...nodes] };
 }

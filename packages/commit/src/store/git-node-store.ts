@@ -178,6 +178,18 @@ export class GitNodeStore implements NodeStore {
     return new SessionNodeView(this, session, also, clock, snapshot);
   }
 
+  /**
+   * Where a session's DAG stands (its ref's commit and tree): the snapshot's state when it holds one (after a write
+   * through the snapshot, the state written), else read from the ref and kept in the snapshot; null without a DAG.
+   *
+   * @param session - the session
+   * @param snapshot - the operation's snapshot @defaultValue none: the ref is read
+   * @returns the state, or null
+   */
+  async dagState(session: string, snapshot?: DagSnapshot): Promise<DagState | null> {
+    return this.#state(session, snapshot);
+  }
+
   /** The session's DAG state: the snapshot's when it holds one, else read from its ref (and kept in the snapshot). */
   async #state(session: string, snapshot?: DagSnapshot): Promise<DagState | null> {
     const ref = this.#refOf(session);
