@@ -53,6 +53,12 @@ interface WriteRecord {
 }
 
 const utf8 = new TextDecoder();
+/** A message's blob: its serialization type and object id. */
+interface StoredMessage {
+  readonly type: string;
+  readonly oid: string;
+}
+
 /** Sessions a saver keeps open (threads in use at once; a session closed is opened again on its next put). */
 const OPEN_SESSIONS = 32;
 
@@ -103,6 +109,11 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   readonly #queues = new Map<string, Promise<unknown>>();
   /** The sessions opened lately, newest last: a session kept open matches the next put's messages against the branch it holds. */
   readonly #open = new Map<string, Session>();
+  /**
+   * The messages earlier puts stored, by object: a message is serialized and written once, later versions of the list
+   * name its blob (LangGraph's reducers replace a message by a new object, never change one in place).
+   */
+  readonly #stored = new WeakMap<object, StoredMessage>();
 
   /** @param opts - see {@link CtxgitSaverOptions} */
   constructor(opts: CtxgitSaverOptions) {
@@ -188,6 +199,8 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       const { channel_values: values, ...rest } = checkpoint;
       const dir = nsDir(ns);
       const edits: TreeEdit[] = [];
+      // the messages this put writes, remembered once it has landed
+      const written = new Map<object, StoredMessage>();
       const before = await this.#tree.state(threadId);
       // the parent's ContextCommit stays the checkpoint's until the messages change
       const from = parent === undefined ? undefined : await this.#record(before, ns, parent);
@@ -196,7 +209,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
         if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
         const value: unknown = values[channel];
         const history = channel === this.#messages ? messagesToHistory(value) : undefined;
-        edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, history !== undefined)));
+        edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, history !== undefined ? written : undefined)));
         if (history !== undefined) context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
       }
       const record: CheckpointRecord = {
@@ -208,6 +221,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       edits.push({ path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid: await this.#tree.writeBlob(pretty(record)), type: 'blob' });
       const step = typeof metadata?.step === 'number' ? ` step ${metadata.step}` : '';
       await this.#tree.change(threadId, async () => ({ edits, message: `checkpoint ${checkpoint.id}${ns === '' ? '' : ` in ${ns}`}${step}${metadata?.source === undefined ? '' : ` (${metadata.source})`}` }));
+      for (const [message, stored] of written) this.#stored.set(message, stored);
     });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
@@ -262,20 +276,26 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * The tree edits that store a channel value at `<base>/<version>.<type>`; a list of messages is stored one blob
-   * per message under `<base>/<version>.list/`, so a message is shared by every version that holds it.
+   * The tree edits that store a channel value at `<base>/<version>.<type>`; a list of messages (`messages`: where the
+   * put records the blobs it writes) is stored one blob per message under `<base>/<version>.list/`, so a message is
+   * shared by every version that holds it, and written once.
    */
-  async #valueEdits(base: readonly string[], version: string, value: unknown, perMessage: boolean): Promise<TreeEdit[]> {
-    if (!perMessage || !Array.isArray(value)) {
+  async #valueEdits(base: readonly string[], version: string, value: unknown, messages: Map<object, StoredMessage> | undefined): Promise<TreeEdit[]> {
+    if (messages === undefined || !Array.isArray(value)) {
       const [type, bytes] = await this.serde.dumpsTyped(value);
       return [{ path: [...base, `${encodeName(version)}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' }];
     }
     const list = [...base, `${encodeName(version)}.list`];
     if (value.length === 0) return [{ path: [...list, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' }];
     const edits: TreeEdit[] = [];
-    for (const [i, message] of value.entries()) {
-      const [type, bytes] = await this.serde.dumpsTyped(message);
-      edits.push({ path: [...list, `${String(i).padStart(6, '0')}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' });
+    for (const [i, message] of (value as object[]).entries()) {
+      let stored = this.#stored.get(message) ?? messages.get(message);
+      if (stored === undefined) {
+        const [type, bytes] = await this.serde.dumpsTyped(message);
+        stored = { type, oid: await this.#tree.writeBlob(bytes) };
+        messages.set(message, stored);
+      }
+      edits.push({ path: [...list, `${String(i).padStart(6, '0')}.${encodeName(stored.type)}`], oid: stored.oid, type: 'blob' });
     }
     return edits;
   }

@@ -56,6 +56,28 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     expect(await repo.listSessions()).toEqual(['t%2F1']);
   });
 
+  it('serializes a message once: later puts of the list name its blob, and read it back the same', async () => {
+    const repo = await kind.open();
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const dumped: unknown[] = [];
+    const dumps = saver.serde.dumpsTyped.bind(saver.serde);
+    saver.serde.dumpsTyped = async (value: unknown) => {
+      dumped.push(value);
+      return dumps(value);
+    };
+    const messages = [new HumanMessage({ id: 'q', content: 'hi' }), new AIMessage({ id: 'a', content: 'hello' })];
+    let config = await saver.put({ configurable: { thread_id: 't' } }, checkpoint({ messages }, { messages: 1 }), meta, { messages: 1 });
+    expect(dumped.filter((v) => messages.includes(v as never))).toHaveLength(2);
+    dumped.length = 0;
+    const next = new HumanMessage({ id: 'q2', content: 'and?' });
+    // a message replaced by a new object (same id, new content) is written again
+    const edited = new AIMessage({ id: 'a', content: 'hello!' });
+    config = await saver.put(config, checkpoint({ messages: [messages[0], edited, next] }, { messages: 2 }), meta, { messages: 2 });
+    expect(dumped.filter((v) => v instanceof HumanMessage || v instanceof AIMessage)).toEqual([edited, next]);
+    const tuple = await saver.getTuple(config);
+    expect(tuple?.checkpoint.channel_values).toEqual({ messages: [messages[0], edited, next] });
+  });
+
   it("deletes a thread from LangGraph's view; the same id used again gets a fresh session", async () => {
     const repo = await kind.open();
     const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
