@@ -300,6 +300,8 @@ export class Session {
    * trimmed at the front (a sliding window) matches the end of the branch from its first message. A history that
    * leaves the branch after a user, system or assistant message moves the head back there first (the rest becomes a
    * sibling branch, as a retry or edit does). With `options.commit`, the new head is committed in the same write.
+   * The session keeps the branch this call leaves, for the next call to match against in memory (it is read again
+   * when another write has moved the session's DAG since).
    *
    * @param entries - the whole history, oldest first; see {@link HistoryEntry}
    * @param options - see {@link AppendNewOptions}; `commit` (default: none) commits the new head in the same write
