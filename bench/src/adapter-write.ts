@@ -1,0 +1,111 @@
+/**
+ * What a model call's write costs through the adapters, which pass the whole conversation each time (issue 17): the
+ * chained corpus grown to `--turns` model calls on disk (fsync on, the default), then `--measured` more calls timed.
+ * `--saver session` (default) times `Session.appendNew(history, { commit: {} })` on one session object, the one write
+ * the SDK clients and the AI SDK middleware make; `--saver langgraph` times `CtxgitSaver.put` of the LangChain
+ * message list, alternating call by call with `SqliteSaver.put` of the same checkpoint (its defaults: WAL,
+ * synchronous NORMAL, no fsync per commit). Prints JSON: medians and p95 in milliseconds.
+ *
+ * `node --conditions=@ctxgit/source --import tsx bench/src/adapter-write.ts [--saver session|langgraph] [--turns 100] [--measured 20]`
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { HistoryEntry } from '@ctxgit/commit';
+import { openRepo } from '@ctxgit/commit';
+import type { TranscriptEntry } from '@ctxgit/dag';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { BaseCheckpointSaver, Checkpoint } from '@langchain/langgraph-checkpoint';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
+import { chainCorpus, prefix } from './commit.js';
+import { loadBetterSqlite3 } from './native-sqlite.js';
+import { scriptArg } from './script-arg.js';
+import { median } from './stats.js';
+
+const argv = process.argv.slice(2);
+const saver = scriptArg(argv, 'saver', 'session');
+const turns = Number(scriptArg(argv, 'turns', '100'));
+const measured = Number(scriptArg(argv, 'measured', '20'));
+const MODEL = 'openai:gpt-4o';
+const WINDOW = 32_000;
+
+const p95 = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)] ?? 0;
+const round = (ms: number): number => Number(ms.toFixed(2));
+
+/** The chain's entries as a history (a tool entry names its assistant by index). */
+function history(entries: readonly TranscriptEntry[]): HistoryEntry[] {
+  return entries.map((e) => ({ role: e.role, output: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { input: e.input }), ...(e.metadata === undefined ? {} : { metadata: e.metadata }), ...(e.caller === undefined ? {} : { caller: e.caller }) }));
+}
+
+/** The chain's entries as LangChain messages: an assistant carries the tool calls its tool entries answer. */
+function messages(entries: readonly TranscriptEntry[]): BaseMessage[] {
+  const calls = new Map<number, { id: string; name: string; args: Record<string, unknown>; type: 'tool_call' }[]>();
+  entries.forEach((e, i) => {
+    if (e.role !== 'tool' || e.caller === undefined) return;
+    const args = typeof e.input === 'object' && e.input !== null && !Array.isArray(e.input) ? (e.input as Record<string, unknown>) : {};
+    calls.set(e.caller, [...(calls.get(e.caller) ?? []), { id: `call-${i}`, name: e.name ?? 'tool', args, type: 'tool_call' }]);
+  });
+  return entries.map((e, i) => {
+    if (e.role === 'system') return new SystemMessage(e.output);
+    if (e.role === 'user') return new HumanMessage(e.output);
+    if (e.role === 'assistant') return new AIMessage({ content: e.output, tool_calls: calls.get(i) ?? [] });
+    return new ToolMessage({ content: e.output, tool_call_id: `call-${i}` });
+  });
+}
+
+/** One thread of a saver: each put holds the message list up to a call, its parent the previous put. */
+function thread(s: BaseCheckpointSaver): (list: readonly BaseMessage[]) => Promise<void> {
+  let parent: string | undefined;
+  let step = 0;
+  return async (list) => {
+    step++;
+    const id = String(step).padStart(12, '0');
+    const checkpoint: Checkpoint = { v: 4, id, ts: new Date(1_700_000_000_000 + step * 1000).toISOString(), channel_values: { messages: list }, channel_versions: { messages: step }, versions_seen: {} };
+    const config = { configurable: { thread_id: 'bench', checkpoint_ns: '', ...(parent === undefined ? {} : { checkpoint_id: parent }) } };
+    await s.put(config, checkpoint, { source: 'loop', step, parents: {} }, { messages: step });
+    parent = id;
+  };
+}
+
+const chain = await chainCorpus(turns + measured + 1);
+const upTo = <T>(list: readonly T[], turn: number): T[] => list.slice(0, (chain.calls[turn - 1] as number) + 1);
+const base = mkdtempSync(join(tmpdir(), 'ctxgit-bench-adapter-'));
+try {
+  const repo = await openRepo({ dir: join(base, 'ctx.git') });
+  if (saver === 'session') {
+    const entries = history(chain.entries);
+    const s = await repo.importSession('bench', prefix(chain, turns), { model: MODEL, window: WINDOW });
+    await s.commit();
+    const times: number[] = [];
+    for (let turn = turns + 1; turn <= turns + measured; turn++) {
+      const a = performance.now();
+      await s.appendNew(upTo(entries, turn), { commit: {} });
+      times.push(performance.now() - a);
+    }
+    process.stdout.write(`${JSON.stringify({ saver, turns, measured, appendNewCommitMedianMs: round(median(times)), p95Ms: round(p95(times)) })}\n`);
+  } else {
+    const list = messages(chain.entries);
+    const Database = loadBetterSqlite3(() => undefined);
+    const ours = thread(new CtxgitSaver({ repo, session: { model: MODEL, window: WINDOW } }));
+    const sqlite = thread(new SqliteSaver(new Database(join(base, 'saver.sqlite')) as ConstructorParameters<typeof SqliteSaver>[0]));
+    // the ctxgit thread grows put by put (a LangGraph run's path), the SQLite one is seeded by one put
+    for (let turn = 1; turn <= turns; turn++) await ours(upTo(list, turn));
+    await sqlite(upTo(list, turns));
+    const times = { ctxgit: [] as number[], sqlite: [] as number[] };
+    for (let turn = turns + 1; turn <= turns + measured; turn++) {
+      let a = performance.now();
+      await ours(upTo(list, turn));
+      times.ctxgit.push(performance.now() - a);
+      a = performance.now();
+      await sqlite(upTo(list, turn));
+      times.sqlite.push(performance.now() - a);
+    }
+    const [c, q] = [median(times.ctxgit), median(times.sqlite)];
+    process.stdout.write(`${JSON.stringify({ saver, turns, measured, ctxgitSaverPutMedianMs: round(c), p95Ms: round(p95(times.ctxgit)), sqliteSaverPutMedianMs: round(q), ratio: round(c / q) })}\n`);
+  }
+} finally {
+  rmSync(base, { recursive: true, force: true });
+}
