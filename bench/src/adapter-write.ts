@@ -3,11 +3,12 @@
  * chained corpus grown to `--turns` model calls on disk (fsync on, the default), then `--measured` more calls timed.
  * `--saver session` (default) times `Session.appendNew(history, { commit: {} })` on one session object, the one write
  * the SDK clients and the AI SDK middleware make (`--separate`: `appendNew(history)` then `commit()`, two writes, as
- * they did before the one-write call; that form runs on earlier versions too); `--saver langgraph` times `CtxgitSaver.put` of the LangChain
+ * they did before the one-write call; that form runs on earlier versions too; `--reopen`: a session object opened
+ * afresh for every call, as a stateless backend does, so nothing is kept between calls); `--saver langgraph` times `CtxgitSaver.put` of the LangChain
  * message list, alternating call by call with `SqliteSaver.put` of the same checkpoint (its defaults: WAL,
  * synchronous NORMAL, no fsync per commit). Prints JSON: medians and p95 in milliseconds.
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/adapter-write.ts [--saver session|langgraph] [--separate] [--turns 100] [--measured 20]`
+ * `node --conditions=@ctxgit/source --import tsx bench/src/adapter-write.ts [--saver session|langgraph] [--separate] [--reopen] [--turns 100] [--measured 20]`
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,7 @@ const saver = scriptArg(argv, 'saver', 'session');
 const turns = Number(scriptArg(argv, 'turns', '100'));
 const measured = Number(scriptArg(argv, 'measured', '20'));
 const separate = argv.includes('--separate');
+const reopen = argv.includes('--reopen');
 const MODEL = 'openai:gpt-4o';
 const WINDOW = 32_000;
 
@@ -84,13 +86,14 @@ try {
     const times: number[] = [];
     for (let turn = turns + 1; turn <= turns + measured; turn++) {
       const a = performance.now();
+      const session = reopen ? await repo.openSession('bench') : s;
       if (separate) {
-        await s.appendNew(upTo(entries, turn));
-        await s.commit();
-      } else await s.appendNew(upTo(entries, turn), { commit: {} });
+        await session.appendNew(upTo(entries, turn));
+        await session.commit();
+      } else await session.appendNew(upTo(entries, turn), { commit: {} });
       times.push(performance.now() - a);
     }
-    process.stdout.write(`${JSON.stringify({ saver, separate, turns, measured, medianMs: round(median(times)), p95Ms: round(p95(times)) })}\n`);
+    process.stdout.write(`${JSON.stringify({ saver, separate, reopen, turns, measured, medianMs: round(median(times)), p95Ms: round(p95(times)) })}\n`);
   } else {
     const list = messages(chain.entries);
     const Database = loadBetterSqlite3(() => undefined);
