@@ -17,12 +17,12 @@ import { performance } from 'node:perf_hooks';
 import type { HistoryEntry } from '@ctxgit/commit';
 import { openRepo } from '@ctxgit/commit';
 import type { TranscriptEntry } from '@ctxgit/dag';
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver, Checkpoint } from '@langchain/langgraph-checkpoint';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
 import { chainCorpus, prefix } from './commit.js';
+import { langchainMessages } from './langchain-messages.js';
 import { loadBetterSqlite3 } from './native-sqlite.js';
 import { scriptArg } from './script-arg.js';
 import { median } from './stats.js';
@@ -42,22 +42,6 @@ const round = (ms: number): number => Number(ms.toFixed(2));
 /** The chain's entries as a history (a tool entry names its assistant by index). */
 function history(entries: readonly TranscriptEntry[]): HistoryEntry[] {
   return entries.map((e) => ({ role: e.role, output: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { input: e.input }), ...(e.metadata === undefined ? {} : { metadata: e.metadata }), ...(e.caller === undefined ? {} : { caller: e.caller }) }));
-}
-
-/** The chain's entries as LangChain messages: an assistant carries the tool calls its tool entries answer. */
-function messages(entries: readonly TranscriptEntry[]): BaseMessage[] {
-  const calls = new Map<number, { id: string; name: string; args: Record<string, unknown>; type: 'tool_call' }[]>();
-  entries.forEach((e, i) => {
-    if (e.role !== 'tool' || e.caller === undefined) return;
-    const args = typeof e.input === 'object' && e.input !== null && !Array.isArray(e.input) ? (e.input as Record<string, unknown>) : {};
-    calls.set(e.caller, [...(calls.get(e.caller) ?? []), { id: `call-${i}`, name: e.name ?? 'tool', args, type: 'tool_call' }]);
-  });
-  return entries.map((e, i) => {
-    if (e.role === 'system') return new SystemMessage(e.output);
-    if (e.role === 'user') return new HumanMessage(e.output);
-    if (e.role === 'assistant') return new AIMessage({ content: e.output, tool_calls: calls.get(i) ?? [] });
-    return new ToolMessage({ content: e.output, tool_call_id: `call-${i}` });
-  });
 }
 
 /** One thread of a saver: each put holds the message list up to a call, its parent the previous put. */
@@ -95,7 +79,7 @@ try {
     }
     process.stdout.write(`${JSON.stringify({ saver, separate, reopen, turns, measured, medianMs: round(median(times)), p95Ms: round(p95(times)) })}\n`);
   } else {
-    const list = messages(chain.entries);
+    const list = langchainMessages(chain.entries);
     const Database = loadBetterSqlite3(() => undefined);
     const ours = thread(new CtxgitSaver({ repo, session: { model: MODEL, window: WINDOW } }));
     const sqlite = thread(new SqliteSaver(new Database(join(base, 'saver.sqlite')) as ConstructorParameters<typeof SqliteSaver>[0]));

@@ -10,7 +10,10 @@
  * whole state, whatever came before it). Also: bytes on disk after `bytesAt` turns, every turn `put` for the saver
  * (after a WAL checkpoint) and ctxgit's repository as its automatic maintenance left it; and the cold start of the
  * session at each size — a new `openRepo` + `openSession` + `commit()` with nothing new + `render`, against a new
- * connection + `SqliteSaver.getTuple` — alternating, medians.
+ * connection + `SqliteSaver.getTuple` — alternating, medians. Up to {@link SAVER_TURNS} turns, ctxgit's own
+ * LangGraph checkpointer too (`CtxgitSaver.put` on disk, fsync on, of the LangChain messages: what a LangGraph user
+ * plugs in), grown put by put and timed in the same alternation against `SqliteSaver.put` of the same checkpoint
+ * (`saverOverSqlite`; past {@link SAVER_TURNS} turns growing it put by put would take most of an hour).
  *
  * Durability classes: SqliteSaver's defaults (better-sqlite3: WAL, synchronous NORMAL) do not fsync each commit; a
  * commit survives a crash of the process, not a power loss (SQLite then stays consistent and may lose the last
@@ -32,7 +35,9 @@ import { render } from '@ctxgit/render';
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import type { BaseCheckpointSaver, Checkpoint } from '@langchain/langgraph-checkpoint';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
 import { chainCorpus, entryInput, prefix } from './commit.js';
+import { langchainMessages } from './langchain-messages.js';
 import { loadBetterSqlite3 } from './native-sqlite.js';
 import { median } from './stats.js';
 
@@ -59,6 +64,10 @@ export interface CheckpointerTurnRow {
   readonly items: number;
   /** Messages in the saver's state at the last measured turn. */
   readonly messages: number;
+  /** `CtxgitSaver.put` of the LangChain messages (disk, fsync on), up to {@link SAVER_TURNS} turns. */
+  readonly ctxgitSaverPut?: Percentiles;
+  /** `CtxgitSaver.put` ÷ `SqliteSaver.put` of the same checkpoint (LangChain messages), medians. */
+  readonly saverOverSqlite?: number;
 }
 
 /** Median, p95 and p99 (nearest rank), milliseconds. */
@@ -91,6 +100,8 @@ export interface CheckpointersBenchResult {
 
 const WINDOW = 32_000;
 const MODEL = 'openai:gpt-4o';
+/** Sizes up to which `CtxgitSaver` takes part (it is grown put by put: 1,000 puts take about a minute). */
+const SAVER_TURNS = 1000;
 
 const ratio = (a: number, b: number): number => Number((a / b).toFixed(3));
 
@@ -124,7 +135,7 @@ class Thread {
     readonly id: string,
   ) {}
 
-  async put(messages: readonly Record<string, unknown>[]): Promise<void> {
+  async put(messages: readonly unknown[]): Promise<void> {
     const step = ++this.#step;
     const checkpoint: Checkpoint = {
       v: 4,
@@ -213,6 +224,12 @@ export async function runCheckpointersBench(opts: {
       growers.push({ session, ids: new Map([[start.head as number, (await session.head()) as string]]), next: (start.head as number) + 1, items: 0, renderMs: [] });
     }
     const [gDisk, gNoFsync, gMem] = growers as [Grower, Grower, Grower];
+    // ctxgit's LangGraph checkpointer, grown put by put while a size it takes part in is ahead
+    const lcMessages = langchainMessages(chain.entries);
+    const lcUpTo = (turn: number): unknown[] => lcMessages.slice(0, (chain.calls[turn - 1] as number) + 1);
+    const saverUntil = Math.max(0, ...sizes.filter((n) => n <= SAVER_TURNS)) + measured;
+    const saverThread = new Thread(new CtxgitSaver({ repo: await openRepo({ dir: join(base, 'saver.git'), clock }), session: { model: MODEL, window: WINDOW } }), 'bench');
+    await saverThread.put(lcUpTo(1));
     const bytesDb = new Database(join(base, 'bytes.sqlite'));
     const bytesThread = new Thread(new SqliteSaver(bytesDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
     await bytesThread.put(upTo(1));
@@ -220,12 +237,18 @@ export async function runCheckpointersBench(opts: {
     const turnRows: CheckpointerTurnRow[] = [];
     const coldStart: ColdStartRow[] = [];
     let turn = 1;
-    const advance = async (): Promise<{ disk: number; noFsync: number; mem: number }> => {
+    const advance = async (): Promise<{ disk: number; noFsync: number; mem: number; saver: number }> => {
       turn++;
       const call = chain.calls[turn - 1] as number;
       const d = await growOnce(gDisk, chain.entries, call);
       const n = await growOnce(gNoFsync, chain.entries, call);
       const m = await growOnce(gMem, chain.entries, call);
+      let saver = Number.NaN;
+      if (turn <= saverUntil) {
+        const a = performance.now();
+        await saverThread.put(lcUpTo(turn));
+        saver = performance.now() - a;
+      }
       if (turn <= bytesAt) await bytesThread.put(upTo(turn));
       if (turn === bytesAt) {
         (bytesDb as { pragma(s: string): unknown }).pragma('wal_checkpoint(TRUNCATE)');
@@ -234,7 +257,7 @@ export async function runCheckpointersBench(opts: {
         bytes = { turns: bytesAt, ctxgitBytes, sqliteBytes, ratio: ratio(ctxgitBytes, sqliteBytes) };
         log(`checkpointers: bytes at ${bytesAt} turns: ctxgit ${ctxgitBytes}, SqliteSaver ${sqliteBytes}`);
       }
-      return { disk: d, noFsync: n, mem: m };
+      return { disk: d, noFsync: n, mem: m, saver };
     };
     for (const size of sizes) {
       while (turn < size) await advance();
@@ -245,8 +268,13 @@ export async function runCheckpointersBench(opts: {
       const memory = new Thread(new MemorySaver(), 'bench');
       await sqlite.put(upTo(size));
       await memory.put(upTo(size));
+      // the same checkpoints as the LangGraph checkpointer's (LangChain messages), for saverOverSqlite
+      const withSaver = size <= SAVER_TURNS;
+      const lcDb = withSaver ? new Database(join(base, `lc-${size}.sqlite`)) : undefined;
+      const lcSqlite = lcDb === undefined ? undefined : new Thread(new SqliteSaver(lcDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
+      await lcSqlite?.put(lcUpTo(size));
       gDisk.renderMs.length = 0;
-      const times = { disk: [] as number[], noFsync: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[] };
+      const times = { disk: [] as number[], noFsync: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[], saver: [] as number[], lcSqlite: [] as number[] };
       for (let k = 0; k < measured; k++) {
         const ours = await advance();
         times.disk.push(ours.disk);
@@ -259,6 +287,12 @@ export async function runCheckpointersBench(opts: {
         a = performance.now();
         await memory.put(state);
         times.memory.push(performance.now() - a);
+        if (lcSqlite !== undefined) {
+          times.saver.push(ours.saver);
+          a = performance.now();
+          await lcSqlite.put(lcUpTo(turn));
+          times.lcSqlite.push(performance.now() - a);
+        }
       }
       const row: CheckpointerTurnRow = {
         turns: size,
@@ -274,8 +308,10 @@ export async function runCheckpointersBench(opts: {
         memfsOverMemory: ratio(median(times.mem), median(times.memory)),
         items: gDisk.items,
         messages: upTo(turn).length,
+        ...(withSaver ? { ctxgitSaverPut: percentiles(times.saver), saverOverSqlite: ratio(median(times.saver), median(times.lcSqlite)) } : {}),
       };
       turnRows.push(row);
+      (lcDb as { close(): void } | undefined)?.close();
       const cold = { ctxgit: [] as number[], sqlite: [] as number[] };
       (sqliteDb as { close(): void }).close();
       for (let k = 0; k < coldRuns; k++) {
@@ -292,7 +328,7 @@ export async function runCheckpointersBench(opts: {
         (db as { close(): void }).close();
       }
       coldStart.push({ turns: size, runs: coldRuns, ctxgitMs: median(cold.ctxgit), sqliteGetTupleMs: median(cold.sqlite), ratio: ratio(median(cold.ctxgit), median(cold.sqlite)) });
-      log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite} (fsync off ${row.diskNoFsyncOverSqlite}), memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}`);
+      log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite} (fsync off ${row.diskNoFsyncOverSqlite}), memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}${row.saverOverSqlite === undefined ? '' : `, CtxgitSaver ÷ SqliteSaver ${row.saverOverSqlite}`}`);
     }
     (bytesDb as { close(): void }).close();
     if (bytes === undefined) throw new Error(`the run stopped before ${bytesAt} turns`);
@@ -306,6 +342,7 @@ export async function runCheckpointersBench(opts: {
         'One process; the contenders alternate turn by turn. ctxgit grows the session turn by turn; a saver thread is seeded with the state at turn N by one put (a put writes the whole state).',
         'SqliteSaver with its defaults (better-sqlite3: WAL, synchronous NORMAL, which does not fsync each commit: a put survives a crash of the process, not a power loss); ctxgit on disk with its default fsync on (survives both), and with fsync off (ctxgitDiskNoFsync: survives a crash of the process, not a power loss — the same class as SqliteSaver, though after a power loss SQLite stays consistent where a ref may name objects that never reached the disk).',
         "Cold start runs in this process with a new repository object and a new SQLite connection; the OS page cache is warm for both.",
+        `CtxgitSaver (up to ${SAVER_TURNS} turns) is grown put by put on its own repository and timed against SqliteSaver.put of the same checkpoints (LangChain messages, heavier to serialize than the plain objects of sqlitePut).`,
       ],
     };
   } finally {
