@@ -119,6 +119,8 @@ describe('Session.appendNew properties', () => {
               if (history.at(-1)?.role !== 'assistant') history.push({ role: 'assistant', output: '' });
               await call(history);
               const head = (await other.head()) as string;
+              // the history may have been refused (diverged): then the head is no assistant, and nothing is answered
+              if ((await repo.store.forSession('p').getNode(head))?.role !== 'assistant') continue;
               const n = history.length;
               await other.append({ role: 'tool', name: 'cat', input: { n }, output: `other ${st.output}`, caller: head });
               history = [...history, { role: 'tool', name: 'cat', input: { n }, output: `other ${st.output}`, caller: n - 1 }];
