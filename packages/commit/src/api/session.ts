@@ -51,6 +51,13 @@ function refuseReserved(input: unknown, where: string): void {
   }
 }
 
+/** A batch's inputs as read once (see `snapshotInput`), the reserved metadata keys refused (`where[i]` in the error). */
+function checkedBatch(inputs: readonly BatchNodeInput[], where: string): BatchNodeInput[] {
+  const contents = inputs.map((input) => (snapshotInput(input) as BatchNodeInput | undefined) ?? input);
+  contents.forEach((input, i) => refuseReserved(input, `${where}[${i}]`));
+  return contents;
+}
+
 /** What {@link Session.appendTurn} stored. */
 export interface AppendedTurn {
   /** The nodes, in input order. */
@@ -275,8 +282,7 @@ export class Session {
    * ```
    */
   async appendTurn(inputs: readonly BatchNodeInput[]): Promise<AppendedTurn> {
-    const contents = Array.isArray(inputs) ? inputs.map((input) => (snapshotInput(input) as BatchNodeInput | undefined) ?? input) : inputs;
-    if (Array.isArray(contents)) contents.forEach((input, i) => refuseReserved(input, `inputs[${i}]`));
+    const contents = Array.isArray(inputs) ? checkedBatch(inputs, 'inputs') : inputs;
     return inBatch(this.#host.core.git, () => this.#appendTurn(contents, this.#settings));
   }
 
@@ -332,11 +338,7 @@ export class Session {
       const kept = this.#branch !== undefined && this.#branch.dag === before ? this.#branch : undefined;
       let commit: ContextCommit | undefined;
       const appendAll = async (inputs: readonly BatchNodeInput[]): Promise<readonly Node[]> => {
-        const contents = inputs.map((input, i) => {
-          const content = (snapshotInput(input) as BatchNodeInput | undefined) ?? input;
-          refuseReserved(content, `entries[${i}]`);
-          return content;
-        });
+        const contents = checkedBatch(inputs, 'entries');
         if (settings === undefined) return dagWrite(this.name, 'appendNew', () => appendNodes(view, this.name, contents, this.#dag()));
         const turn = await this.#appendTurn(contents, settings, snapshot);
         commit = turn.commit;
