@@ -17,15 +17,14 @@ import { performance } from 'node:perf_hooks';
 import type { HistoryEntry } from '@ctxgit/commit';
 import { openRepo } from '@ctxgit/commit';
 import type { TranscriptEntry } from '@ctxgit/dag';
-import type { BaseMessage } from '@langchain/core/messages';
-import type { BaseCheckpointSaver, Checkpoint } from '@langchain/langgraph-checkpoint';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
+import { Thread } from './checkpointers.js';
 import { chainCorpus, prefix } from './commit.js';
 import { langchainMessages } from './langchain-messages.js';
 import { loadBetterSqlite3 } from './native-sqlite.js';
 import { scriptArg } from './script-arg.js';
-import { median } from './stats.js';
+import { median, p95 } from './stats.js';
 
 const argv = process.argv.slice(2);
 const saver = scriptArg(argv, 'saver', 'session');
@@ -36,26 +35,11 @@ const reopen = argv.includes('--reopen');
 const MODEL = 'openai:gpt-4o';
 const WINDOW = 32_000;
 
-const p95 = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)] ?? 0;
 const round = (ms: number): number => Number(ms.toFixed(2));
 
 /** The chain's entries as a history (a tool entry names its assistant by index). */
 function history(entries: readonly TranscriptEntry[]): HistoryEntry[] {
   return entries.map((e) => ({ role: e.role, output: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { input: e.input }), ...(e.metadata === undefined ? {} : { metadata: e.metadata }), ...(e.caller === undefined ? {} : { caller: e.caller }) }));
-}
-
-/** One thread of a saver: each put holds the message list up to a call, its parent the previous put. */
-function thread(s: BaseCheckpointSaver): (list: readonly BaseMessage[]) => Promise<void> {
-  let parent: string | undefined;
-  let step = 0;
-  return async (list) => {
-    step++;
-    const id = String(step).padStart(12, '0');
-    const checkpoint: Checkpoint = { v: 4, id, ts: new Date(1_700_000_000_000 + step * 1000).toISOString(), channel_values: { messages: list }, channel_versions: { messages: step }, versions_seen: {} };
-    const config = { configurable: { thread_id: 'bench', checkpoint_ns: '', ...(parent === undefined ? {} : { checkpoint_id: parent }) } };
-    await s.put(config, checkpoint, { source: 'loop', step, parents: {} }, { messages: step });
-    parent = id;
-  };
 }
 
 const chain = await chainCorpus(turns + measured + 1);
@@ -81,18 +65,18 @@ try {
   } else {
     const list = langchainMessages(chain.entries);
     const Database = loadBetterSqlite3(() => undefined);
-    const ours = thread(new CtxgitSaver({ repo, session: { model: MODEL, window: WINDOW } }));
-    const sqlite = thread(new SqliteSaver(new Database(join(base, 'saver.sqlite')) as ConstructorParameters<typeof SqliteSaver>[0]));
+    const ours = new Thread(new CtxgitSaver({ repo, session: { model: MODEL, window: WINDOW } }), 'bench');
+    const sqlite = new Thread(new SqliteSaver(new Database(join(base, 'saver.sqlite')) as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
     // the ctxgit thread grows put by put (a LangGraph run's path), the SQLite one is seeded by one put
-    for (let turn = 1; turn <= turns; turn++) await ours(upTo(list, turn));
-    await sqlite(upTo(list, turns));
+    for (let turn = 1; turn <= turns; turn++) await ours.put(upTo(list, turn));
+    await sqlite.put(upTo(list, turns));
     const times = { ctxgit: [] as number[], sqlite: [] as number[] };
     for (let turn = turns + 1; turn <= turns + measured; turn++) {
       let a = performance.now();
-      await ours(upTo(list, turn));
+      await ours.put(upTo(list, turn));
       times.ctxgit.push(performance.now() - a);
       a = performance.now();
-      await sqlite(upTo(list, turn));
+      await sqlite.put(upTo(list, turn));
       times.sqlite.push(performance.now() - a);
     }
     const [c, q] = [median(times.ctxgit), median(times.sqlite)];

@@ -127,7 +127,7 @@ function message(e: TranscriptEntry): Record<string, unknown> {
 }
 
 /** The saver side: a thread whose state is the message list, one `put` per turn. */
-class Thread {
+export class Thread {
   #parent: string | undefined;
   #step = 0;
   constructor(
@@ -207,7 +207,8 @@ export async function runCheckpointersBench(opts: {
   const Database = loadBetterSqlite3(log);
   const chain = await chainCorpus(last + 2);
   const messages = chain.entries.map(message);
-  const upTo = (turn: number): Record<string, unknown>[] => messages.slice(0, (chain.calls[turn - 1] as number) + 1);
+  // a message list up to the model call of a turn (plain objects, or the LangChain messages below)
+  const upTo = <T>(turn: number, list: readonly T[] = messages as T[]): T[] => list.slice(0, (chain.calls[turn - 1] as number) + 1);
   const base = mkdtempSync(join(tmpdir(), 'ctxgit-bench-checkpointers-'));
   try {
     let t = 1_700_000_000_000;
@@ -226,10 +227,9 @@ export async function runCheckpointersBench(opts: {
     const [gDisk, gNoFsync, gMem] = growers as [Grower, Grower, Grower];
     // ctxgit's LangGraph checkpointer, grown put by put while a size it takes part in is ahead
     const lcMessages = langchainMessages(chain.entries);
-    const lcUpTo = (turn: number): unknown[] => lcMessages.slice(0, (chain.calls[turn - 1] as number) + 1);
     const saverUntil = Math.max(0, ...sizes.filter((n) => n <= SAVER_TURNS)) + measured;
     const saverThread = new Thread(new CtxgitSaver({ repo: await openRepo({ dir: join(base, 'saver.git'), clock }), session: { model: MODEL, window: WINDOW } }), 'bench');
-    await saverThread.put(lcUpTo(1));
+    await saverThread.put(upTo(1, lcMessages));
     const bytesDb = new Database(join(base, 'bytes.sqlite'));
     const bytesThread = new Thread(new SqliteSaver(bytesDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
     await bytesThread.put(upTo(1));
@@ -246,7 +246,7 @@ export async function runCheckpointersBench(opts: {
       let saver = Number.NaN;
       if (turn <= saverUntil) {
         const a = performance.now();
-        await saverThread.put(lcUpTo(turn));
+        await saverThread.put(upTo(turn, lcMessages));
         saver = performance.now() - a;
       }
       if (turn <= bytesAt) await bytesThread.put(upTo(turn));
@@ -272,7 +272,7 @@ export async function runCheckpointersBench(opts: {
       const withSaver = size <= SAVER_TURNS;
       const lcDb = withSaver ? new Database(join(base, `lc-${size}.sqlite`)) : undefined;
       const lcSqlite = lcDb === undefined ? undefined : new Thread(new SqliteSaver(lcDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
-      await lcSqlite?.put(lcUpTo(size));
+      await lcSqlite?.put(upTo(size, lcMessages));
       gDisk.renderMs.length = 0;
       const times = { disk: [] as number[], noFsync: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[], saver: [] as number[], lcSqlite: [] as number[] };
       for (let k = 0; k < measured; k++) {
@@ -290,7 +290,7 @@ export async function runCheckpointersBench(opts: {
         if (lcSqlite !== undefined) {
           times.saver.push(ours.saver);
           a = performance.now();
-          await lcSqlite.put(lcUpTo(turn));
+          await lcSqlite.put(upTo(turn, lcMessages));
           times.lcSqlite.push(performance.now() - a);
         }
       }
