@@ -194,6 +194,7 @@ export async function runColdStartBench(opts: { readonly quick: boolean; readonl
         const { inputs, record } = feeder.next(chain.calls[turn - 1] as number);
         record((await session.appendTurn(inputs)).nodes);
       }
+      await repo.settled(); // the files as the last write's roll-up leaves them
       log(`cold-start: grew to ${size} turns in ${Math.round(performance.now() - grow0)} ms`);
       const sqliteFile = join(base, `state-${size}.sqlite`);
       const messages = chain.entries.slice(0, (chain.calls[size - 1] as number) + 1).map(message);

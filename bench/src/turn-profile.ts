@@ -77,8 +77,10 @@ try {
     const b = performance.now();
     // Growth turns are not rendered: a chained turn may end on an assistant message, which render refuses.
     if (measuring) render(commit, { provider: 'openai-chat' });
+    const rendered = performance.now() - b;
     record(nodes);
-    return { append: b - a, render: performance.now() - b, items: commit.items.length };
+    await repo.settled(); // the background roll-up, outside the turn's time (its fs calls still count)
+    return { append: b - a, render: rendered, items: commit.items.length };
   };
   for (let k = 1; k < turns; k++) await turn(k);
   const inspector = new Inspector();

@@ -35,6 +35,7 @@ describe.each(FS_KINDS)('bad input on $name is refused before anything is writte
     const { repo, fs, gitdir } = await kind.open();
     const { tool } = await seeded(repo);
     const s = await repo.openSession('s');
+    await repo.settled();
     const before = await snapshot(fs, gitdir);
     const dagCommit = (await repo.store.head('s')) as string;
     const cases: [string, () => Promise<unknown>, new (...args: never[]) => Error][] = [

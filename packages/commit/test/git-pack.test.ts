@@ -1,9 +1,10 @@
 import fc from 'fast-check';
+import { createFsFromVolume, Volume } from 'memfs';
 import { describe, expect, test } from 'vitest';
 import { compareAndSwapRef } from '../src/git/compare-and-swap-ref.js';
 import type { FsFileHandleLike } from '../src/git/fs-like.js';
 import type { GitContext } from '../src/git/git-context.js';
-import { listPacks, maintain, inBatch, packAll, packsToRedelta, packsToRollUp } from '../src/git/internal/pack-store.js';
+import { listPacks, maintain, inBatch, packAll, packsToRedelta, packsToRollUp, settled } from '../src/git/internal/pack-store.js';
 import { stateOf } from '../src/git/internal/state.js';
 import type { PackInfo } from '../src/git/internal/pack-store.js';
 import { openGit } from '../src/git/open-git.js';
@@ -89,6 +90,7 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
   test('a batch writes one pack before its ref moves, not a file per object; packs roll up geometrically; every object reads back', async () => {
     const ctx = await kind.open();
     const blobs = await history(ctx, 60, true);
+    await settled(ctx); // the last batch's roll-up runs in the background
     expect(await looseCount(ctx)).toBe(0);
     const packs = await listPacks(ctx);
     // geometric: each pack at least twice the next smaller one, but for fewer than 8 small ones waiting to be rolled up
@@ -233,4 +235,53 @@ test('a pack on disk reads with git and with a fresh context after the process t
   await history(ctx, 5, true);
   expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
   expect(git(ctx, ['count-objects', '-v'])).toMatch(/^count: 0$/mu);
+});
+
+test('a batch resolves before the roll-up it starts (a batch that waited for it would never resolve here); reads go on meanwhile; settled waits for it', async () => {
+  // removing a pack (a roll-up's last step: the packs it merged go) waits for the gate
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let reached!: () => void;
+  const unlinkReached = new Promise<void>((resolve) => (reached = resolve));
+  const raw = createFsFromVolume(new Volume());
+  const promises = raw.promises as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const fs = {
+    promises: new Proxy(promises, {
+      get: (target, key) =>
+        key === 'unlink'
+          ? async (...args: unknown[]) => {
+              if (/\/objects\/pack\/pack-[0-9a-f]{40}\.(idx|pack)$/u.test(String(args[0]))) {
+                reached();
+                await gate;
+              }
+              return target['unlink']?.(...args);
+            }
+          : target[key as string]?.bind(target),
+    }),
+  };
+  const ctx = await openGit({ memory: true, fs: fs as never });
+  // one-blob commits: equal packs of 3 objects, the eighth batch starts a roll-up of all eight
+  const blobs: string[] = [];
+  let head: string | null = null;
+  for (let t = 0; (packsToRollUp(await listPacks(ctx), 0)).length < 8; t++) {
+    await inBatch(ctx, async () => {
+      const blob = await writeBlob(ctx, `turn ${t}\n`);
+      blobs.push(blob);
+      const tree = await updateTree(ctx, null, [{ path: ['t.txt'], oid: blob, type: 'blob' }]);
+      const c = await writeCommit(ctx, { tree, parents: head === null ? [] : [head], message: `turn ${t}\n`, author: AUTHOR });
+      await compareAndSwapRef(ctx, 'refs/heads/main', head, c);
+      head = c;
+    });
+  }
+  // the batch that started the roll-up resolved; the roll-up waits at the gate, its new pack written
+  await unlinkReached;
+  let done = false;
+  const waited = settled(ctx).then(() => (done = true));
+  for (const b of blobs) expect(await readBlob(ctx, b)).toBeInstanceOf(Uint8Array);
+  expect(done).toBe(false);
+  open();
+  await waited;
+  expect((await listPacks(ctx)).length).toBe(1);
+  for (const [t, b] of blobs.entries()) expect(new TextDecoder().decode(await readBlob(ctx, b))).toBe(`turn ${t}\n`);
+  expect(await readRef(ctx, 'refs/heads/main')).toBe(head);
 });

@@ -12,7 +12,7 @@ import type { ContextCommit } from '../store/context-commit.js';
 import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from '../errors.js';
 import type { GitContext } from '../git/git-context.js';
 import { readRef } from '../git/read-ref.js';
-import { inBatch, maintain } from '../git/internal/pack-store.js';
+import { inBatch, maintain, settled } from '../git/internal/pack-store.js';
 import { validateRefComponent } from '../git/validate-ref-name.js';
 import { mergeSessions } from '../engine/merge-sessions.js';
 import type { MergeOptions } from '../engine/merge-sessions.js';
@@ -350,6 +350,22 @@ export class Repo {
    */
   async gc(): Promise<GcResult> {
     return maintain(this.#core.git, true);
+  }
+
+  /**
+   * Resolves once the background work in flight is done: the roll-up of small packs that automatic maintenance
+   * starts after a write (the write itself is durable when its own promise resolves; the roll-up runs on while the
+   * caller goes on, and the next write waits for it). Await it before copying the repository's files, before
+   * `process.exit`, or to time a write without the maintenance that follows it.
+   *
+   * @example
+   * ```ts
+   * await session.appendTurn(turn);
+   * await repo.settled(); // the packs are rolled up
+   * ```
+   */
+  async settled(): Promise<void> {
+    await settled(this.#core.git);
   }
 
   #config(name: string, opts: CreateSessionOptions, clock: Clock): SessionConfig {

@@ -31,7 +31,8 @@ export interface OpenGitCommonOptions {
   /**
    * Automatic maintenance: after each batch of writes (a turn), pack the loose objects once a few hundred were
    * written and roll small packs up geometrically (as `git maintenance` does), so the repository stays close to
-   * what `git gc` makes of it without anyone running anything. `false` leaves packing to `gc`.
+   * what `git gc` makes of it without anyone running anything. It runs in the background: the batch resolves once
+   * its own writes are durable, and the next flush waits for the roll-up. `false` leaves packing to `gc`.
    * @defaultValue `true`
    */
   readonly maintenance?: boolean;

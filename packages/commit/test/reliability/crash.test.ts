@@ -112,6 +112,7 @@ async function newLaneRepo(): Promise<Expected> {
   const folded = await f.commit();
   e.commits.push(folded.id);
   if (folded.summary.folded > 0) totals.foldCommits++; // the fill's commit folds already
+  await repo.settled(); // its background roll-up done before the workers and git see the files
   return e;
 }
 
@@ -207,6 +208,7 @@ async function check(e: Expected, where: string, next: string, walkAll = true): 
   } catch (err) {
     problems.push(`${where}: the next append + commit failed: ${String(err)}`);
   }
+  await repo.settled(); // the next turn's background roll-up done before git fsck reads the files again
   return { problems, repo, report };
 }
 

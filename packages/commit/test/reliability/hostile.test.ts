@@ -57,6 +57,8 @@ async function attempt(entry: string, call: () => unknown): Promise<string | und
   if (counter.seen.length > 10_000) counter.seen.splice(0, counter.seen.length - 100);
   totals.inputsTried++;
   const full = totals.inputsTried % FULL_SNAPSHOT_EVERY === 0;
+  // what an accepted call before started in the background (pack roll-ups) is done before the count starts
+  await repo.settled();
   const before = full ? await fileSnapshot(fs, gitdir) : [];
   const written = mutations();
   let timer: NodeJS.Timeout | undefined;

@@ -272,9 +272,12 @@ export async function flushPending(ctx: GitContext): Promise<void> {
 /**
  * Runs `fn` with the objects it stores kept in memory and written as one pack before the first ref it moves
  * (`compareAndSwapRef` flushes) or when it ends, so a turn writes a pack file instead of a file per object, and with
- * the pack files its reads open kept open for its other reads (closed when the last batch ends); then,
- * with automatic maintenance on, rolls packs up. A failed maintenance run changes nothing that was written (it
- * writes the new pack before removing anything) and is tried again after the next batch.
+ * the pack files its reads open kept open for its other reads (closed when the last batch ends); then, with
+ * automatic maintenance on, starts a roll-up and resolves without waiting for it (as `git maintenance` runs
+ * detached): a roll-up rewrites what is stored already, so the batch is durable without it, and the caller's next
+ * step (the model call) overlaps it. The next flush and ref move wait for it ({@link settled}). A failed maintenance
+ * run changes nothing that was written (it writes the new pack before removing anything) and is tried again after
+ * the next batch.
  */
 export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>): Promise<T> {
   const state = stateOf(ctx);
@@ -289,6 +292,11 @@ export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>): Promise
       await flushPending(ctx);
     }
   }
-  if (state.batchDepth === 0 && state.maintenance) await maintain(ctx, false).catch(() => undefined);
+  if (state.batchDepth === 0 && state.maintenance) void maintain(ctx, false).catch(() => undefined);
   return result;
+}
+
+/** Resolves once the flushes and maintenance in flight are done. */
+export async function settled(ctx: GitContext): Promise<void> {
+  await stateOf(ctx).chain;
 }
