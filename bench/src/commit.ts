@@ -3,8 +3,8 @@
  * since the last model call, commit, render the commit for OpenAI Chat Completions, append the assistant's reply)
  * at turn 100, 1,000 and 10,000, on memfs and on disk (no fsync, and with fsync for the smallest size). The session
  * prefix is imported in one DAG write and committed once (not timed); then `measured` turns are timed one by one.
- * Reported: median and p95 of a turn, of its commit alone and of its render, repository bytes and loose objects
- * written per turn against what a store that saves a full copy of the items per snapshot writes, and the ratio of
+ * Reported: median and p95 of a turn, of its commit alone and of its render, repository bytes and objects (loose
+ * and packed) written per turn against what a store that saves a full copy of the items per snapshot writes, and the ratio of
  * the median turn at the largest size to the smallest. Object writing against native `git fast-import` is
  * compared in bench/src/git.ts.
  *
@@ -55,7 +55,7 @@ export interface CommitBenchRow {
   readonly requestBytes: number;
   /** Growth of the repository's files (objects and refs) per measured turn, DAG included. */
   readonly bytesPerTurn: number;
-  /** New loose objects per measured turn, DAG included. */
+  /** New objects (loose and packed) per measured turn, DAG included. */
   readonly objectsPerTurn: number;
   /** A full-copy store (one serialized item list per snapshot, the way checkpoint stores that copy state save): JSON bytes of the last commit's items. */
   readonly fullCopyBytesPerTurn: number;
@@ -185,10 +185,15 @@ export function prefix(chain: ChainedCorpus, turns: number): Transcript {
   return { format: 'openai-chat', entries: chain.entries.slice(0, head + 1), head, skipped: {}, malformed: [], stats: {}, metadata: {} };
 }
 
-/** Bytes of the repository and its loose objects (a name of 38 hex digits under `objects/`). */
+/** Bytes of the repository and its objects: loose ones (a name of 38 hex digits under `objects/`) and those each pack index lists (no two packs share one once maintenance settled). */
 async function repoFiles(fs: FsLike, gitdir: string): Promise<{ bytes: number; objects: number }> {
   const files = await fileSizes(fs, gitdir);
-  const objects = [...files.keys()].filter((p) => p.startsWith(`${gitdir}/objects/`) && /\/[0-9a-f]{38}$/.test(p)).length;
+  let objects = [...files.keys()].filter((p) => p.startsWith(`${gitdir}/objects/`) && /\/[0-9a-f]{38}$/.test(p)).length;
+  for (const p of files.keys()) {
+    if (!/\/objects\/pack\/pack-[0-9a-f]{40}\.idx$/.test(p)) continue;
+    const idx = await fs.promises.readFile(p);
+    if (typeof idx !== 'string') objects += Buffer.from(idx.buffer, idx.byteOffset, idx.byteLength).readUInt32BE(8 + 255 * 4);
+  }
   return { bytes: totalBytes(files), objects };
 }
 
@@ -341,7 +346,7 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
     notes: [
       'the corpus (tau-bench, SWE-agent, Claude Code branch views) chained into one session, cycled with new node ids past one pass; a turn = one model call: append the messages since the last call, commit, render (openai-chat), append the reply; 3 warm-up turns first',
       'a 32,000-token window (openai:gpt-4o, whose own is 128,000) with the default rules: the first commit folds the imported prefix (untimed), then folds come every 12 to 30 turns (foldTurns) and keep the request under the window; a fold writes the items it folds and the summaries it nests, never the originals of an earlier summary',
-      'bytes and objects include the DAG (GitNodeStore) writes; loose objects only, nothing is packed; the full copy is of the items alone (no DAG), so the comparison favours it',
+      'bytes and objects include the DAG (GitNodeStore) writes; each write is one pack, rolled up by automatic maintenance (in the background, awaited untimed after each turn); the full copy is of the items alone (no DAG), so the comparison favours it',
       ...failures,
     ],
   };
