@@ -80,8 +80,9 @@ describe('Session.appendNew properties', () => {
     fc.record({ kind: fc.constant('edit' as const), back: fc.nat({ max: 4 }), output: fc.string({ maxLength: 4 }) }),
     fc.record({ kind: fc.constant('other' as const), output: fc.string({ maxLength: 4 }) }),
     fc.record({ kind: fc.constant('otherTool' as const), output: fc.string({ maxLength: 4 }) }),
+    fc.record({ kind: fc.constant('otherCommit' as const) }),
   );
-  it('a session kept open matches each history as a session opened afresh does, another writer appending in between', async () => {
+  it('a session kept open matches each history as a session opened afresh does, another writer appending or committing in between, commits in the call or after it', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
         const results: unknown[][] = [];
@@ -94,7 +95,8 @@ describe('Session.appendNew properties', () => {
           const call = async (h: HistoryEntry[]): Promise<void> => {
             const s = keep ? kept : await repo.openSession('p');
             try {
-              const r = await s.appendNew(h, { commit: {} });
+              // every other call commits apart (appendNew, then commit): the kept branch carries over that commit
+              const r = h.length % 2 === 0 ? await s.appendNew(h, { commit: {} }) : { ...(await s.appendNew(h)), commit: await s.commit() };
               out.push([r.matched, r.appended.map((n) => n.id), r.commit.id]);
             } catch (err) {
               out.push((err as { code?: string }).code);
@@ -114,6 +116,9 @@ describe('Session.appendNew properties', () => {
             } else if (st.kind === 'edit') {
               const at = Math.max(1, history.length - 1 - st.back);
               history = [...history.slice(0, at).filter((e) => e.caller === undefined || e.caller < at), { role: 'user', output: `edited ${st.output}` }];
+            } else if (st.kind === 'otherCommit') {
+              // another writer commits the head: an index write moves the DAG ref under the kept branch
+              await other.commit().catch(() => undefined);
             } else if (st.kind === 'otherTool') {
               // another writer answers a tool call of the head assistant: the head stays, the branch grows
               if (history.at(-1)?.role !== 'assistant') history.push({ role: 'assistant', output: '' });

@@ -169,6 +169,13 @@ export interface SessionHost {
   forkSession(from: SessionSettings, name: string, at: string | undefined): Promise<Session>;
 }
 
+/** A branch kept between calls: its nodes from the root to `head`, valid while the session's DAG ref is at `dag`. */
+interface KeptBranch {
+  readonly dag: string;
+  readonly head: string;
+  readonly nodes: readonly Node[];
+}
+
 /**
  * One conversation of a repository: a named head over the shared DAG, with its ContextCommits.
  * Get one from {@link Repo.createSession} or {@link Repo.openSession}.
@@ -192,9 +199,9 @@ export class Session {
   /**
    * The branch the last {@link Session.appendNew} left (its nodes, as long as the history a caller passes), and the
    * DAG state (its ref's commit) it holds for: the next call matches its history against it without reading the
-   * branch again, unless another write moved the DAG since.
+   * branch again, unless another write moved the DAG since (this session's commits carry it over).
    */
-  #branch: { readonly dag: string; readonly head: string; readonly nodes: readonly Node[] } | undefined;
+  #branch: KeptBranch | undefined;
 
   /** @internal */
   constructor(host: SessionHost, settings: SessionSettings) {
@@ -388,7 +395,27 @@ export class Session {
    */
   async commit(options: CommitOptions = {}): Promise<ContextCommit> {
     const settings = this.#commitSettings(plainOptions<CommitOptions>(options, 'opts', '{ request? }'), 'opts.request');
-    return inBatch(this.#host.core.git, async () => (await ensureLatestCommit(this.#host.core, settings)).commit);
+    return inBatch(this.#host.core.git, async () => {
+      const kept = this.#branch;
+      // one snapshot of the DAG: the state the commit reads is the one its index write swaps from
+      const snapshot: DagSnapshot = new Map();
+      const before = kept === undefined ? undefined : (await this.#host.core.store.dagState(this.name, snapshot))?.head;
+      const { commit } = await ensureLatestCommit(this.#host.core, settings, snapshot);
+      if (kept !== undefined) this.#branch = kept.dag === before ? await this.#carried(kept, snapshot) : undefined;
+      return commit;
+    });
+  }
+
+  /**
+   * The branch `appendNew` kept, still valid after a commit made on the DAG state it holds for: a commit adds an
+   * index entry, never a node, so the branch stays and only its DAG state moves to the one the index write made.
+   * Undefined when the write was swapped from another state (another writer came between).
+   */
+  async #carried(kept: KeptBranch, snapshot: DagSnapshot): Promise<KeptBranch | undefined> {
+    const after = (await this.#host.core.store.dagState(this.name, snapshot))?.head;
+    if (after === kept.dag) return kept;
+    if (after === undefined) return undefined;
+    return (await readCommitObject(this.#host.core.git, after)).parents[0] === kept.dag ? { ...kept, dag: after } : undefined;
   }
 
   /** The session's settings for a commit with `opts` (its request checked, named `where` in the error). */

@@ -171,9 +171,8 @@ async function branchNodes(dag: SessionDag, node: Node): Promise<Set<string>> {
  * (one DAG commit) and the session's context ref is moved to it (compare-and-swap each). The session's DAG ref is
  * read once (one snapshot for the call).
  */
-export async function ensureLatestCommit(core: RepoCore, s: SessionSettings): Promise<StoredCommit> {
+export async function ensureLatestCommit(core: RepoCore, s: SessionSettings, snapshot: DagSnapshot = new Map()): Promise<StoredCommit> {
   const contextBefore = await readRef(core.git, contextRef(s.name));
-  const snapshot: DagSnapshot = new Map();
   const built = await buildLatestCommit(core, s, storedDag(core.store, s.name, snapshot));
   if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)], s.lastTime, snapshot));
   await moveContext(core, s.name, contextBefore, built.stored.commit.id);
