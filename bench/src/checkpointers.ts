@@ -39,7 +39,7 @@ import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
 import { chainCorpus, entryInput, prefix } from './commit.js';
 import { langchainMessages } from './langchain-messages.js';
 import { loadBetterSqlite3 } from './native-sqlite.js';
-import { median } from './stats.js';
+import { median, p95, p99 } from './stats.js';
 
 /** Per-turn figures at one session length; milliseconds. */
 export interface CheckpointerTurnRow {
@@ -106,9 +106,7 @@ const SAVER_TURNS = 1000;
 const ratio = (a: number, b: number): number => Number((a / b).toFixed(3));
 
 function percentiles(xs: readonly number[]): Percentiles {
-  const s = [...xs].sort((a, b) => a - b);
-  const rank = (q: number): number => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
-  return { median: median(xs), p95: rank(0.95), p99: rank(0.99) };
+  return { median: median(xs), p95: p95(xs), p99: p99(xs) };
 }
 
 function treeBytes(dir: string): number {

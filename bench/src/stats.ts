@@ -27,3 +27,14 @@ export function median(xs: readonly number[]): number {
 export function p95(xs: readonly number[]): number {
   return percentile(sorted(xs), 95);
 }
+
+/**
+ * 99th percentile, nearest rank (0 for none).
+ * @example
+ * ```ts
+ * p99(Array.from({ length: 200 }, (_, i) => i + 1)); // 198
+ * ```
+ */
+export function p99(xs: readonly number[]): number {
+  return percentile(sorted(xs), 99);
+}

@@ -22,7 +22,7 @@ import { render } from '@ctxgit/render';
 import { fileSizes, totalBytes } from './file-sizes.js';
 import { objectCount } from './git-object-count.js';
 import { chainCorpus, prefix, TurnFeeder } from './commit.js';
-import { median } from './stats.js';
+import { median, p95, p99 } from './stats.js';
 
 /** Figures for one session length. Times in milliseconds. */
 export interface StorageBenchRow {
@@ -66,11 +66,6 @@ export interface StorageBenchRow {
 
 /** The file system the repository is on. */
 const disk = nodeFs as unknown as FsLike;
-
-function nearestRank(xs: readonly number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
-}
 
 async function measure(turns: number, measured: number): Promise<StorageBenchRow> {
   const chain = await chainCorpus(turns + measured + 2);
@@ -134,11 +129,11 @@ async function measure(turns: number, measured: number): Promise<StorageBenchRow
       turns,
       measured,
       turnMedianMs: median(times),
-      turnP95Ms: nearestRank(times, 0.95),
-      turnP99Ms: nearestRank(times, 0.99),
+      turnP95Ms: p95(times),
+      turnP99Ms: p99(times),
       maintenanceMeanMs: maintenance.reduce((x, y) => x + y, 0) / measured,
       maintenanceMaxMs: Math.max(...maintenance),
-      turnWithMaintenanceP99Ms: nearestRank(times.map((x, k) => x + (maintenance[k] ?? 0)), 0.99),
+      turnWithMaintenanceP99Ms: p99(times.map((x, k) => x + (maintenance[k] ?? 0))),
       foldTurns: foldTimes.length,
       foldTurnOverMedian: foldTimes.length === 0 ? 0 : Number((Math.max(...foldTimes) / median(times)).toFixed(2)),
       itemsWalkedMedian: median(walked),
