@@ -15,7 +15,7 @@ vi.mock('@ctxgit/dag', async (original) => {
   };
 });
 
-it('appendNew, then commit apart, then appendNew: the branch kept by the first call serves the next; another writer’s commit makes it read again', async () => {
+it('appendNew, then commit apart (or appendNew committing nothing new), then appendNew: the branch kept by the first call serves the next; another writer’s commit makes it read again', async () => {
   const { repo } = await FS_KINDS[0]!.open(stepClock());
   const s = await repo.createSession('k', { model: 'openai:gpt-4o' });
   let history: HistoryEntry[] = [{ role: 'user', output: 'q0' }];
@@ -28,12 +28,19 @@ it('appendNew, then commit apart, then appendNew: the branch kept by the first c
     expect(r.appended.length).toBe(2);
     expect(reads.n).toBe(before);
   }
+  // the same history again, now with a commit: nothing to append, the head committed; the branch still serves
+  const same = await s.appendNew(history, { commit: {} });
+  expect(same.appended).toEqual([]);
+  history = [...history, { role: 'assistant', output: 'a6' }, { role: 'user', output: 'q6' }];
+  const beforeNext = reads.n;
+  expect((await s.appendNew(history)).appended.length).toBe(2);
+  expect(reads.n).toBe(beforeNext);
   // another session object commits the head: an index write moved the DAG under the kept branch, read again
   await (await repo.openSession('k')).commit();
-  history = [...history, { role: 'assistant', output: 'a6' }, { role: 'user', output: 'q6' }];
+  history = [...history, { role: 'assistant', output: 'a7' }, { role: 'user', output: 'q7' }];
   const before = reads.n;
   const r = await s.appendNew(history, { commit: {} });
   expect(r.appended.map((n) => n.role)).toEqual(['assistant', 'user']);
   expect(reads.n).toBe(before + 1);
-  expect(r.commit.items.at(-1)?.blocks).toEqual([{ type: 'text', text: 'q6' }]);
+  expect(r.commit.items.at(-1)?.blocks).toEqual([{ type: 'text', text: 'q7' }]);
 });

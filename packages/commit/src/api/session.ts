@@ -373,7 +373,8 @@ export class Session {
       const dag = (await store.dagState(this.name, snapshot))?.head;
       const head = [...branch].reverse().find((n) => n.role !== 'tool')?.id;
       this.#branch = dag === undefined || head === undefined ? undefined : { dag, head, nodes: branch };
-      if (settings !== undefined) commit ??= (await ensureLatestCommit(this.#host.core, settings)).commit;
+      // nothing new: the head is committed as commit() does, from the same snapshot, the branch carried over
+      if (settings !== undefined) commit ??= await this.#commitKeeping(settings, snapshot);
       return commit === undefined ? result : { ...result, commit };
     });
   }
@@ -395,15 +396,19 @@ export class Session {
    */
   async commit(options: CommitOptions = {}): Promise<ContextCommit> {
     const settings = this.#commitSettings(plainOptions<CommitOptions>(options, 'opts', '{ request? }'), 'opts.request');
-    return inBatch(this.#host.core.git, async () => {
-      const kept = this.#branch;
-      // one snapshot of the DAG: the state the commit reads is the one its index write swaps from
-      const snapshot: DagSnapshot = new Map();
-      const before = kept === undefined ? undefined : (await this.#host.core.store.dagState(this.name, snapshot))?.head;
-      const { commit } = await ensureLatestCommit(this.#host.core, settings, snapshot);
-      if (kept !== undefined) this.#branch = kept.dag === before ? await this.#carried(kept, snapshot) : undefined;
-      return commit;
-    });
+    return inBatch(this.#host.core.git, () => this.#commitKeeping(settings, new Map()));
+  }
+
+  /**
+   * The head's commit ({@link ensureLatestCommit} through `snapshot`: the state the commit reads is the one its index
+   * write swaps from), with the branch `appendNew` kept carried over the index write when it held for that state.
+   */
+  async #commitKeeping(settings: SessionSettings, snapshot: DagSnapshot): Promise<ContextCommit> {
+    const kept = this.#branch;
+    const before = kept === undefined ? undefined : (await this.#host.core.store.dagState(this.name, snapshot))?.head;
+    const { commit } = await ensureLatestCommit(this.#host.core, settings, snapshot);
+    if (kept !== undefined) this.#branch = kept.dag === before ? await this.#carried(kept, snapshot) : undefined;
+    return commit;
   }
 
   /**
