@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { HistoryEntry } from '@ctxgit/commit';
 import { openRepo } from '@ctxgit/commit';
-import type { TranscriptEntry } from '@ctxgit/dag';
+import { entryInput } from '@ctxgit/dag';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
 import { Thread } from './checkpointers.js';
@@ -37,18 +37,14 @@ const WINDOW = 32_000;
 
 const round = (ms: number): number => Number(ms.toFixed(2));
 
-/** The chain's entries as a history (a tool entry names its assistant by index). */
-function history(entries: readonly TranscriptEntry[]): HistoryEntry[] {
-  return entries.map((e) => ({ role: e.role, output: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { input: e.input }), ...(e.metadata === undefined ? {} : { metadata: e.metadata }), ...(e.caller === undefined ? {} : { caller: e.caller }) }));
-}
-
 const chain = await chainCorpus(turns + measured + 1);
 const upTo = <T>(list: readonly T[], turn: number): T[] => list.slice(0, (chain.calls[turn - 1] as number) + 1);
 const base = mkdtempSync(join(tmpdir(), 'ctxgit-bench-adapter-'));
 try {
   const repo = await openRepo({ dir: join(base, 'ctx.git') });
   if (saver === 'session') {
-    const entries = history(chain.entries);
+    // the chain's entries as a history (a tool entry names its assistant by index)
+    const entries: HistoryEntry[] = chain.entries.map((e) => entryInput(e, e.caller));
     const s = await repo.importSession('bench', prefix(chain, turns), { model: MODEL, window: WINDOW });
     await s.commit();
     const times: number[] = [];
