@@ -191,6 +191,8 @@ describe('a sync killed (SIGKILL) in the middle of its rebase', () => {
     const mineB = await turn(b, 'chat', 'b', idsOf('b'));
     const mineA = await turn(a, 'chat', 'a', idsOf('a'));
     await a.sync(remote, { session: 'chat', ids: idsOf('a') });
+    // b's files are copied below: its background roll-up is done first, so every copy is of the same files
+    await b.settled();
     const localTip = await readRef(b.git, dag);
     const saved = serverRefs(server.gitdir);
     const copy = (): string => {
