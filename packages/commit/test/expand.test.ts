@@ -85,7 +85,10 @@ describe.each(FS_KINDS)('nested summaries on $name', (kind) => {
       const blob = git(gitdir, 'ls-tree', '-r', '--name-only', after.id).split('\n').find((l) => l.endsWith(`-${nestedKey}.json`)) ?? '';
       const text = git(gitdir, 'show', `${after.id}:${blob}`);
       expect(text.startsWith('{\n  "blocks": [\n')).toBe(true);
-      expect(JSON.parse(text)).toMatchObject({ key: nestedKey, state: 'summarized', mergedInto: outer.key });
+      // It is the blob the summary had in the live list the turn before: named by oid, not written again.
+      expect(JSON.parse(text)).toMatchObject({ key: nestedKey, state: 'summary' });
+      const liveBlob = git(gitdir, 'ls-tree', '-r', '--name-only', before.id).split('\n').find((l) => l.endsWith(`-${nestedKey}.json`)) ?? '';
+      expect(git(gitdir, 'rev-parse', `${after.id}:${blob}`)).toBe(git(gitdir, 'rev-parse', `${before.id}:${liveBlob}`));
       // One width for every item and summary path, live or folded: git lists them in order.
       const paths = git(gitdir, 'ls-tree', '-r', '--name-only', after.id, 'items/').split('\n').filter((l) => l !== '');
       for (const p of paths) for (const seg of p.split('/').slice(3)) expect(seg).toMatch(/^\d{9}-/);

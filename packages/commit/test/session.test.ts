@@ -20,7 +20,7 @@ describe.each(FS_KINDS)('session on $name', (kind) => {
   it('writes deterministic commits: exact ids with an injected clock', async () => {
     const { repo } = await kind.open();
     const { ids } = await chat(repo, stepClock());
-    expect(ids).toEqual(['bdc96ce1d4c66c478e94b50611d6fe17f8d56dea', 'f719d13bbc5e7cdb44d2a55f64cf1db965a319d7']); // layout 2 (live list, pretty item blobs) and Rules-Version aging@2+idle@1+fold@9+cap@3
+    expect(ids).toEqual(['3c5c712303d9a36009cf45e401ae0a898a44517c', '747ae442e9d1c6d750c39b4ca3c3056c6a874ecf']); // layout 3 (live list, pretty item blobs, folded items by their live blobs) and Rules-Version aging@2+idle@1+fold@9+cap@3
   });
 
   it('returns the existing commit when the head has one, and writes a child for new nodes', async () => {

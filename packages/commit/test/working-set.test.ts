@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render } from '@ctxgit/render';
-import { openRepo } from '../src/index.js';
+import { openRepo, verifyRepo } from '../src/index.js';
 import { readCommitObject } from '../src/git/index.js';
 import { readTree } from '../src/git/read-tree.js';
 import type { FsFileHandleLike, FsLike, Repo } from '../src/index.js';
@@ -144,5 +144,40 @@ describe('what a fold reads of the summaries it absorbs', () => {
     expect(deep.size).toBeGreaterThan(1);
     for (const [n, items] of one) expect(deep.get(n)).toEqual(items);
     expect(await loadFolds(repo.git, 'sm_absent', new Map(), new Map(), false)).toBe(false);
+  });
+});
+
+describe.each(FS_KINDS)('what a fold writes on $name', (kind) => {
+  it('a summary tree names the blobs its items had in the live list; read back, each is summarized into it', async () => {
+    const { repo, gitdir } = await kind.open();
+    const s = await repo.createSession('ws', { model: 'openai:gpt-4o', budget: 1000, clock: stepClock() });
+    await s.append({ role: 'system', output: 'Answer in a few words.' });
+    let before = await readStoredCommit(repo.git, (await s.commit()).id);
+    let named = 0;
+    for (let i = 0; i < 60; i++) {
+      await s.append({ role: 'user', output: `Question ${i}: tell me about the number ${i} in a few words, please, with detail.` });
+      const after = await readStoredCommit(repo.git, (await s.commit()).id);
+      for (const [k, tree] of after.foldTrees) {
+        if (before.foldTrees.get(k) === tree) continue;
+        const into = new Map<string, readonly ContextItem[]>();
+        await loadFolds(repo.git, k, new Map(after.foldTrees), into, false);
+        const entries = (await readTree(repo.git, tree)).filter((e) => e.type === 'blob');
+        for (const [n, it] of (into.get(k) ?? []).entries()) {
+          expect(it).toMatchObject({ state: 'summarized', reason: 'folded', mergedInto: k });
+          const live = before.entries.get(it.key);
+          if (live === undefined) continue;
+          // the same blob as in the live list before, and the same item once read as folded
+          expect(entries[n]?.oid).toBe(live.oid);
+          expect(it).toEqual({ ...live.item, state: 'summarized', reason: 'folded', mergedInto: k });
+          named++;
+        }
+      }
+      before = after;
+      await s.append({ role: 'assistant', output: `Answer ${i}: the number ${i} is ${i % 2 === 0 ? 'even' : 'odd'}.` });
+    }
+    expect(named).toBeGreaterThan(20);
+    expect((await verifyRepo(repo)).issues).toEqual([]);
+    await repo.settled();
+    if (kind.name === 'disk') git(gitdir, 'fsck', '--strict', '--no-dangling');
   });
 });

@@ -14,14 +14,14 @@ async function treeOf(core: RepoCore, stored: StoredCommit, key: string): Promis
   if (live !== undefined) return live;
   const item = stored.entries.get(key)?.item;
   if (item !== undefined) throw new UnknownItemError(key, stored.commit.id, `it is ${item.state}, not a summary`);
-  const queue = [...stored.foldTrees.values()];
-  for (let tree = queue.shift(); tree !== undefined; tree = queue.shift()) {
-    for (const e of await readFoldTree(core.git, tree)) {
+  const queue = [...stored.foldTrees];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const e of await readFoldTree(core.git, next[1], next[0])) {
       if (e.item.key === key) {
         if (e.tree === undefined) throw new UnknownItemError(key, stored.commit.id, `it is ${e.item.state}, not a summary`);
         return e.tree;
       }
-      if (e.tree !== undefined) queue.push(e.tree);
+      if (e.tree !== undefined) queue.push([e.item.key, e.tree]);
     }
   }
   throw new UnknownItemError(key, stored.commit.id, 'no item with this key');
@@ -30,7 +30,7 @@ async function treeOf(core: RepoCore, stored: StoredCommit, key: string): Promis
 /** The originals under a summary's tree, in order, descending through the summaries it folded. */
 async function originalsUnder(core: RepoCore, stored: StoredCommit, summary: string, tree: string): Promise<FoldedEntry[]> {
   const out: FoldedEntry[] = [];
-  for (const e of await readFoldTree(core.git, tree)) {
+  for (const e of await readFoldTree(core.git, tree, summary)) {
     if (e.tree !== undefined) out.push(...(await originalsUnder(core, stored, e.item.key, e.tree)));
     else if (e.item.folded !== undefined) throw new UnknownItemError(e.item.key, stored.commit.id, `a summary folded by ${summary}, but without the tree of what it folded`);
     else out.push(e);

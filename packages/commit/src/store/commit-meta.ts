@@ -1,7 +1,7 @@
 import type { CommitSummary } from './context-commit.js';
 
 /** Version of the commit tree layout, stored in `meta.json`. */
-export const LAYOUT_FORMAT = 2;
+export const LAYOUT_FORMAT = 3;
 
 /** Name of the metadata blob at the root of a ContextCommit's tree. */
 export const META_FILE = 'meta.json';

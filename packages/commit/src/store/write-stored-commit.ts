@@ -1,7 +1,7 @@
 import type { ContextItem } from '@ctxgit/rules';
 import { canonicalJson } from '@ctxgit/dag';
 import { itemBlobText } from './layout/item-blob.js';
-import { writeFoldTree, type FoldSource } from './layout/fold-tree.js';
+import { asFolded, writeFoldTree, type FoldSource } from './layout/fold-tree.js';
 import { META_FILE } from './commit-meta.js';
 import type { CommitMeta } from './commit-meta.js';
 import type { ContextCommit } from './context-commit.js';
@@ -131,6 +131,10 @@ async function anyOrder(ctx: GitContext, base: StoredCommit | null, w: CommitWri
     folds,
     treeOf: (key) => base?.foldTrees.get(key),
     originOf: (key) => e?.get(key)?.origin ?? w.origins.get(key),
+    storedOid(item) {
+      const prev = e?.get(item.key);
+      return prev !== undefined && item.mergedInto !== undefined && sameItem(asFolded(prev.item, item.mergedInto), item) ? prev.oid : undefined;
+    },
   };
   const foldTrees = new Map<string, string>();
   let kept = 0;

@@ -8,6 +8,7 @@ import type { Repo } from '../../src/index.js';
 import type { GitContext } from '../../src/git/index.js';
 import { verifyRepo } from '../../src/api/verify/verify-repo.js';
 import type { VerifyIssueCode, VerifyReport } from '../../src/api/verify/verify-report.js';
+import { recordBlobText } from '../../src/store/layout/item-blob.js';
 import { buildRepo } from './build-repo.js';
 import type { BuiltRepo } from './build-repo.js';
 import type { Storage } from './support.js';
@@ -197,6 +198,16 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
       }),
     ));
 
+  it('a folded original summarized into another summary than the one whose tree holds it', () =>
+    corrupt('E_VERIFY_SUMMARY_ORIGINAL_MISSING', () =>
+      withContext(async (tree) => {
+        const under = (await items(ctx, tree)).find((it) => it.path.length === 5) as { path: string[]; oid: string };
+        const item = await json(ctx, under.oid);
+        const moved = await writeBlob(ctx, recordBlobText({ ...item, state: 'summarized', reason: 'folded', mergedInto: 'sm_0000000000000000' }));
+        return updateTree(ctx, tree, [{ path: under.path, oid: moved, type: 'blob' }]);
+      }),
+    ));
+
   it('a folded original that is live as well (under a summary and in the live list)', () =>
     corrupt('E_VERIFY_ITEM_INVALID', () =>
       withContext(async (tree) => {
@@ -250,7 +261,8 @@ describe.each(STORAGES)('verifyRepo (%#)', (make) => {
       const c = await readCommitObject(ctx, b.folded.id);
       const all = await items(ctx, c.tree);
       let victim: string[] = [];
-      for (const e of all) if ((await json(ctx, e.oid))['state'] === 'summarized') victim = e.path;
+      // items/<5>/<2>/<live file> is live; a blob one level deeper sits in a summary's tree: a folded original.
+      for (const e of all) if (e.path.length > 4) victim = e.path;
       const metaOid = (await readTree(ctx, c.tree)).find((e) => e.path === 'meta.json')?.oid ?? '';
       const meta = await json(ctx, metaOid);
       const newMeta = await writeBlob(ctx, `${canonicalJson({ ...meta, itemCount: (meta['itemCount'] as number) - 1 })}\n`);

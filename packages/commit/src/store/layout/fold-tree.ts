@@ -18,7 +18,15 @@ export function foldedName(index: number, key: string): string {
   return `${String(index + 1).padStart(ORDER_KEY_WIDTH, '0')}-${pathSafeKey(key)}`;
 }
 
-/** One item a summary folded, as its tree holds it. */
+/**
+ * An item as folded into the summary `into`. A summary's tree may hold the blob an item had in the live list (the
+ * same object, not a copy); a reader takes every item under it as this.
+ */
+export function asFolded(item: ContextItem, into: string): ContextItem {
+  return { ...item, state: 'summarized', reason: 'folded', mergedInto: into };
+}
+
+/** One item a summary folded, as its tree holds it (read as {@link asFolded}). */
 export interface FoldedEntry {
   readonly item: ContextItem;
   /** Git blob oid of the DAG node the item comes from. */
@@ -37,12 +45,15 @@ export interface FoldSource {
   treeOf(summaryKey: string): string | undefined;
   /** Origin oid of an item (from the base commit or new in this one). */
   originOf(key: string): string | undefined;
+  /** Oid of the base's live blob of `item`, when `item` is that blob's item as folded. */
+  storedOid(item: ContextItem): string | undefined;
 }
 
 /**
- * Writes the tree of what the new summary `key` folded: one blob per folded item (state `summarized`, in order) and,
- * beside each folded summary's blob, its own tree — the base's by oid, or written here for a summary of the same
- * run. Costs one blob per item the fold took and one tree per summary made in the run.
+ * Writes the tree of what the new summary `key` folded, in order: each folded item's blob from the live list of the
+ * base by oid (it changed only by being folded), or a new blob of it as folded (new or changed in this run); beside
+ * each folded summary's blob, its own tree — the base's by oid, or written here for a summary of the same run. Costs
+ * one tree per summary made in the run and a blob only for what the base did not hold.
  */
 export async function writeFoldTree(ctx: GitContext, key: string, src: FoldSource): Promise<string> {
   const list = src.folds.get(key);
@@ -50,7 +61,7 @@ export async function writeFoldTree(ctx: GitContext, key: string, src: FoldSourc
   const entries: TreeEntry[] = [];
   for (const [i, item] of list.entries()) {
     const name = foldedName(i, item.key);
-    const oid = await writeBlob(ctx, itemBlobText(item, item.folded === undefined ? src.originOf(item.key) : undefined));
+    const oid = src.storedOid(item) ?? (await writeBlob(ctx, itemBlobText(item, item.folded === undefined ? src.originOf(item.key) : undefined)));
     entries.push({ mode: '100644', path: `${name}.json`, oid, type: 'blob' });
     if (item.folded === undefined) continue;
     const sub = src.treeOf(item.key) ?? (await writeFoldTree(ctx, item.key, src));
@@ -61,17 +72,17 @@ export async function writeFoldTree(ctx: GitContext, key: string, src: FoldSourc
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** The items a summary's tree holds, in order, each with the tree of what it folded when it is a summary. */
-export async function readFoldTree(ctx: GitContext, tree: string): Promise<FoldedEntry[]> {
+/** The items the summary `into` folded, from its tree, in order, each with the tree of what it folded when it is a summary. */
+export async function readFoldTree(ctx: GitContext, tree: string, into: string): Promise<FoldedEntry[]> {
   const entries = await readTree(ctx, tree);
   const trees = new Map<string, string>();
   for (const e of entries) if (e.type === 'tree') trees.set(e.path, e.oid);
   const blobs = entries.filter((e) => e.type === 'blob' && e.path.endsWith('.json'));
   const bytes = await Promise.all(blobs.map((e) => readBlob(ctx, e.oid)));
   return blobs.map((e, i) => {
-    const { origin, ...item } = JSON.parse(decoder.decode(bytes[i] as Uint8Array)) as ContextItem & { origin?: string };
+    const { origin, ...stored } = JSON.parse(decoder.decode(bytes[i] as Uint8Array)) as ContextItem & { origin?: string };
     const sub = trees.get(e.path.slice(0, -'.json'.length));
-    return { item, oid: e.oid, ...(origin === undefined ? {} : { origin }), ...(sub === undefined ? {} : { tree: sub }) };
+    return { item: asFolded(stored, into), oid: e.oid, ...(origin === undefined ? {} : { origin }), ...(sub === undefined ? {} : { tree: sub }) };
   });
 }
 
@@ -84,7 +95,7 @@ export async function readFoldTree(ctx: GitContext, tree: string): Promise<Folde
 export async function loadFolds(ctx: GitContext, key: string, trees: Map<string, string>, into: Map<string, readonly ContextItem[]>, deep: boolean): Promise<boolean> {
   const tree = trees.get(key);
   if (tree === undefined) return false;
-  const entries = await readFoldTree(ctx, tree);
+  const entries = await readFoldTree(ctx, tree, key);
   into.set(key, entries.map((e) => e.item));
   for (const e of entries) {
     if (e.tree === undefined) continue;

@@ -136,7 +136,7 @@ async function checkSource(v: Verifier, st: CheckState, path: string, it: Checke
 
 /**
  * Checks the tree of what `summary` folded: one blob per folded key, in the summary's order and named by position,
- * each `summarized` into it; a folded summary has its own tree beside its blob, checked the same way. Returns every
+ * each the item as it was live or `summarized` into it; a folded summary has its own tree beside its blob, checked the same way. Returns every
  * key under the summary (at every depth); a tree shared with an earlier commit is checked once.
  */
 async function checkFolded(v: Verifier, st: CheckState, where: string, tree: string, summary: CheckedItem): Promise<readonly string[]> {
@@ -161,8 +161,10 @@ async function checkFolded(v: Verifier, st: CheckState, where: string, tree: str
     const it = await readItem(v, path, e.oid, st.items);
     if (it === null) continue;
     if (pathSafeKey(it.key) !== m[2]) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', path, `holds item ${JSON.stringify(it.key)}, stored under another key`);
-    if (it.key !== expected[i] || it.state !== 'summarized' || it.mergedInto !== summary.key) {
-      report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `folded item ${i + 1} of ${summary.key} should be ${String(expected[i])}, summarized into it; it is ${it.key} (${it.state}, into ${String(it.mergedInto)})`);
+    // The blob the item had in the live list, or the item as folded into this summary.
+    const into = it.state === 'summarized' ? it.mergedInto === summary.key : it.mergedInto === undefined;
+    if (it.key !== expected[i] || !into) {
+      report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `folded item ${i + 1} of ${summary.key} should be ${String(expected[i])}, as it was live or summarized into it; it is ${it.key} (${it.state}, into ${String(it.mergedInto)})`);
     }
     keys.push(it.key);
     await checkSource(v, st, path, it);
