@@ -117,6 +117,17 @@ describe('packs of such deltas', () => {
     for (const o of objects) expect(Buffer.from(git(ctx, ['cat-file', 'blob', o.oid]), 'utf8').equals(o.content as Buffer)).toBe(true);
   });
 
+  test('gc packs a pack of more objects than a call can take arguments (a long session holds ~300,000)', async () => {
+    const ctx = await openGit({ memory: true, fsync: false, maintenance: false });
+    // more than the ~125,000 arguments a spread into push takes on node's default stack
+    const objects = Array.from({ length: 140_000 }, (_, i) => blob(Buffer.from(`${i}\n`)));
+    await storePack(ctx, encodePack(objects, false));
+    await storePack(ctx, encodePack([blob(Buffer.from('one more\n'))], false));
+    const r = await maintain(ctx, true);
+    expect(r.objects).toBe(objects.length + 1);
+    expect((await listPacks(ctx)).length).toBe(1);
+  });
+
   test('objects decoded with their stored entries pack again with those entries copied (same pack), in any order', async () => {
     const encoded = encodePack(versions().map(blob));
     const decoded = await decodePack(encoded.pack, encoded.idx, 'test', () => Promise.reject(new Error('no REF_DELTA')), true);

@@ -31,7 +31,7 @@ async function treeOf(core: RepoCore, stored: StoredCommit, key: string): Promis
 async function originalsUnder(core: RepoCore, stored: StoredCommit, summary: string, tree: string): Promise<FoldedEntry[]> {
   const out: FoldedEntry[] = [];
   for (const e of await readFoldTree(core.git, tree, summary)) {
-    if (e.tree !== undefined) out.push(...(await originalsUnder(core, stored, e.item.key, e.tree)));
+    if (e.tree !== undefined) for (const o of await originalsUnder(core, stored, e.item.key, e.tree)) out.push(o);
     else if (e.item.folded !== undefined) throw new UnknownItemError(e.item.key, stored.commit.id, `a summary folded by ${summary}, but without the tree of what it folded`);
     else out.push(e);
   }

@@ -186,7 +186,8 @@ async function rollUp(ctx: GitContext, packs: readonly PackInfo[], loose: readon
   let written = mode === 'full' ? null : await joinPacks(ctx, packs, loose, mode === 'copy');
   if (written === null) {
     const objects: PackObject[] = [];
-    for (const p of packs) objects.push(...(await packObjects(ctx, p.name, false)));
+    // one by one: spread into push, a pack of a long session (~300,000 objects) overflows the call stack
+    for (const p of packs) for (const o of await packObjects(ctx, p.name, false)) objects.push(o);
     for (const l of loose) objects.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
     written = objects.length === 0 ? null : await storePack(ctx, encodePack(objects));
   }

@@ -176,7 +176,7 @@ async function checkFolded(v: Verifier, st: CheckState, where: string, tree: str
       continue;
     }
     if (sub === undefined) report(v, 'E_VERIFY_SUMMARY_ORIGINAL_MISSING', path, `a folded summary without the tree of what it folded`);
-    else keys.push(...(await checkFolded(v, st, `${where}/${name}`, sub, it)));
+    else for (const k of await checkFolded(v, st, `${where}/${name}`, sub, it)) keys.push(k);
   }
   for (const name of trees.keys()) report(v, 'E_VERIFY_ITEM_PATH_MISMATCH', `${where}/${name}`, 'a tree without a folded summary beside it');
   return keys;

@@ -54,7 +54,7 @@ export async function allLeaves(v: Verifier, where: string, tree: string, prefix
   for (const e of entries) {
     const path = [...prefix, e.path];
     if (e.type === 'blob') out.push({ path, oid: e.oid });
-    else out.push(...(await allLeaves(v, where, e.oid, path)));
+    else for (const l of await allLeaves(v, where, e.oid, path)) out.push(l);
   }
   return out;
 }
