@@ -11,6 +11,7 @@ import type { PackObject } from '../src/git/internal/pack-codec.js';
 import { decodePack } from '../src/git/internal/pack-decode.js';
 import { listPacks, maintain, storePack } from '../src/git/internal/pack-store.js';
 import { openGit } from '../src/git/open-git.js';
+import { readBlob } from '../src/git/read-blob.js';
 import { fsckStrict, git, tempRepoDir } from './git-fixtures.js';
 
 /** A target made from the base by edits: each replaces a span of the base with new bytes (insert, delete, change). */
@@ -126,6 +127,18 @@ describe('packs of such deltas', () => {
     const r = await maintain(ctx, true);
     expect(r.objects).toBe(objects.length + 1);
     expect((await listPacks(ctx)).length).toBe(1);
+  });
+
+  test("small objects read from a pack do not keep zlib's 16 KiB output chunks alive (a gc holds every object)", async () => {
+    const objects = Array.from({ length: 50 }, (_, i) => blob(Buffer.from(`object ${i}: ${'x'.repeat(i * 7)}\n`)));
+    const encoded = encodePack(objects, false);
+    const decoded = await decodePack(encoded.pack, encoded.idx, 'test', () => Promise.reject(new Error('no REF_DELTA')), false);
+    // the memory behind each is at most node's 8 KiB pool slab, shared with the others
+    for (const o of decoded) expect(Buffer.from(o.content.buffer).length).toBeLessThanOrEqual(8192);
+    const ctx = await openGit({ memory: true, fsync: false, maintenance: false });
+    await storePack(ctx, encoded);
+    const fresh = await openGit({ memory: true, fs: ctx.fs, fsync: false, maintenance: false });
+    for (const o of objects.slice(0, 5)) expect((await readBlob(fresh, o.oid)).buffer.byteLength).toBeLessThanOrEqual(8192);
   });
 
   test('objects decoded with their stored entries pack again with those entries copied (same pack), in any order', async () => {

@@ -1,4 +1,5 @@
 import { deflateSync, inflateSync } from 'node:zlib';
+import { rightSize } from './right-size.js';
 import { CorruptObjectError, ObjectNotFoundError, ObjectTypeError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
 import { hashObject, hashWrappedObject, objectHeader } from '../object-hash.js';
@@ -81,7 +82,7 @@ function decodeLoose(oid: string, deflated: Uint8Array): RawObject {
   if (hashWrappedObject(wrapped) !== oid) throw new CorruptObjectError(`object ${oid}`, 'content does not hash to its id');
   const nul = wrapped.indexOf(0);
   const [type, size] = wrapped.subarray(0, nul < 0 ? 0 : nul).toString('latin1').split(' ');
-  const content = wrapped.subarray(nul + 1);
+  const content = rightSize(wrapped.subarray(nul + 1));
   if (nul < 0 || type === undefined || !TYPES.includes(type) || Number(size) !== content.length) {
     throw new CorruptObjectError(`object ${oid}`, 'bad object header');
   }

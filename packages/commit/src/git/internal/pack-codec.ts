@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { createDelta, indexBase } from './delta-encode.js';
+import { rightSize } from './right-size.js';
 import { objectPaths } from './object-paths.js';
 import type { ObjectPath } from './object-paths.js';
 import type { DeltaIndex } from './delta-encode.js';
@@ -121,7 +122,7 @@ export function encodePack(objects: readonly PackObject[], search = true): Encod
   const write = (i: number, head: Buffer, body: Buffer): void => {
     offsets[i] = offset;
     crcs[i] = crc32(body, crc32(head));
-    chunks.push(head, body);
+    chunks.push(head, rightSize(body));
     offset += head.length + body.length;
   };
   const deltaHead = (size: number, base: number): Buffer => Buffer.from([...objectHeader(OFS_DELTA, size), ...offsetEncoding(offset - (offsets[base] as number))]);

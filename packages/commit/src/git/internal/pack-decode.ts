@@ -31,7 +31,7 @@ export async function decodePack(pack: Buffer, idx: Buffer, where: string, readB
     const { type, size, next: i } = entryHeader(pack, e.offset);
     let object: RawObject;
     let stored: StoredEntry;
-    const inflate = (from: number): Buffer => inflateEntry(pack, from, end, at);
+    const inflate = (from: number): Buffer => inflateEntry(pack, from, end, size, at);
     if (type >= 1 && type <= 4) {
       object = { type: ENTRY_TYPES[type] as RawObject['type'], content: inflate(i) };
       stored = { data: pack.subarray(i, end), size };

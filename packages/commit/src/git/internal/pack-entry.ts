@@ -29,10 +29,17 @@ export function ofsDistance(pack: Uint8Array, at: number): { distance: number; n
   return { distance, next: i };
 }
 
-/** The entry data from `from` to `end` inflated; a CorruptObjectError naming `where` when zlib refuses it. */
-export function inflateEntry(pack: Buffer, from: number, end: number, where: string): Buffer {
+/** Output chunks are at most this large, whatever size a (possibly damaged) header gives. */
+const MAX_CHUNK = 1 << 24;
+
+/**
+ * The entry data from `from` to `end` inflated into a buffer of the `size` its header gives (zlib's default 16 KiB
+ * output chunk would keep 16 KiB alive behind every small object read); a CorruptObjectError naming `where` when zlib
+ * refuses it.
+ */
+export function inflateEntry(pack: Buffer, from: number, end: number, size: number, where: string): Buffer {
   try {
-    return inflateSync(pack.subarray(from, end));
+    return inflateSync(pack.subarray(from, end), { chunkSize: Math.min(MAX_CHUNK, Math.max(64, size)) });
   } catch (err) {
     throw new CorruptObjectError(where, `zlib: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -240,7 +240,7 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
   const end = window.end;
   if (offset < 12 || window.at >= end) throw new CorruptObjectError(where, 'offset outside the pack');
   const { type, size, next: i } = entryHeader(pack, window.at);
-  const inflate = (at: number): Buffer => inflateEntry(pack, at, end, where);
+  const inflate = (at: number): Buffer => inflateEntry(pack, at, end, size, where);
   if (type >= 1 && type <= 4) {
     const content = inflate(i);
     if (content.length !== size) throw new CorruptObjectError(where, 'size mismatch');
