@@ -1,7 +1,7 @@
 /**
  * Why ctxgit's requests miss the identifiers a call reuses, for tuning the rules: one corpus at one budget (or the
  * chained long session), each missed identifier classified by what happened to the newest tool result that held it
- * (folded into a summary of which reason, aged, cleared, cut by the cap, or not in the request at all), with the
+ * (folded into a visible summary of which reason or under a nested one, aged, cleared, cut by the cap), with the
  * tool, how many calls back the result was, and the identifier. Writes nothing.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/eval-misses.ts --corpus swe-agent --budget 32000 [--sample 6] [--long 410] [--list]`
@@ -52,6 +52,10 @@ for (const t of transcripts) {
     const visible = items.filter((it) => it.state !== 'summarized');
     const seen = new Set(visible.flatMap((it) => distinctiveIdentifiers(meter.text(it.blocks))));
     const byKey = new Map(items.map((it) => [it.key, it]));
+    // Folded items are off the live list: the visible summary that lists one, else one nested under a summary.
+    const foldedBy = new Map<string, ContextItem>();
+    for (const it of visible) for (const k of it.folded ?? []) foldedBy.set(k, it);
+    const gone = (key: string): string => `folded:${foldedBy.get(key)?.reason ?? 'nested'}`;
     if (at.has(i)) {
       const by = new Map<string, { n: number; tokens: number }>();
       for (const it of visible) {
@@ -81,7 +85,7 @@ for (const t of transcripts) {
         const block = src.blocks.find((b) => b.type === 'tool_result' || b.type === 'tool_call');
         tool = block?.type === 'tool_result' || block?.type === 'tool_call' ? block.name : '';
         let now = byKey.get(src.key);
-        if (now === undefined) why = 'absent';
+        if (now === undefined) why = gone(src.key);
         else if (now.state === 'summarized') {
           while (now?.state === 'summarized' && now.mergedInto !== undefined) now = byKey.get(now.mergedInto);
           why = `folded:${now?.reason ?? '?'}`;
@@ -96,7 +100,7 @@ for (const t of transcripts) {
         const text = h.role === 'assistant' ? meter.text(h.blocks) : meter.text(h.blocks.filter((b) => b.type === 'tool_call'));
         if (!distinctiveIdentifiers(text).includes(id)) continue;
         const now = byKey.get(h.key);
-        said = `said:${h.role === 'tool' ? 'call' : 'text'}:${now === undefined ? 'absent' : now.state}`;
+        said = `said:${h.role === 'tool' ? 'call' : 'text'}:${now === undefined ? gone(h.key) : now.state}`;
         break;
       }
       const ago = src === undefined ? -1 : i - (callOf.get(src.key) ?? i);
