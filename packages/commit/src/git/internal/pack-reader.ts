@@ -5,6 +5,7 @@ import { errnoOf, readFileOrNull } from './fs-ops.js';
 import { applyDelta } from './delta-apply.js';
 import { compareNames, indexCount, indexOffsetAt, INDEX_NAMES } from './pack-codec.js';
 import { ENTRY_TYPES, entryHeader, inflateEntry, ofsDistance } from './pack-entry.js';
+import { readPackRange } from './pack-blocks.js';
 import type { GitState, LoadedPack, RawObject } from './state.js';
 import { stateOf } from './state.js';
 
@@ -179,8 +180,8 @@ export async function closePackFiles(ctx: GitContext): Promise<void> {
 
 /**
  * The bytes of the pack from `offset` on, enough for the entry there: the loaded pack when it is in memory, else
- * read at that position (its header, then at most zlib's bound for its size), so that reading a few objects of a pack
- * does not read the pack. Null when the pack is to be read whole (a file system that cannot read at a position).
+ * read at that position (its header, then at most zlib's bound for its size) through the repository's kept blocks
+ * ({@link readPackRange}), so that reading a few objects of a pack does not read the pack. Null when the pack is to be read whole (a file system that cannot read at a position).
  */
 async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Promise<{ bytes: Buffer; at: number; end: number } | null> {
   if (p.pack !== undefined) return { bytes: p.pack, at: offset, end: p.pack.length - 20 };
@@ -188,16 +189,7 @@ async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Prom
   try {
     const readAt = handle.read?.bind(handle);
     if (readAt === undefined) return null;
-    const read = async (length: number): Promise<Buffer> => {
-      const buf = Buffer.allocUnsafe(length); // only the bytes read are used
-      let n = 0;
-      while (n < length) {
-        const { bytesRead } = await readAt(buf, n, length - n, offset + n);
-        if (bytesRead === 0) break;
-        n += bytesRead;
-      }
-      return buf.subarray(0, n);
-    };
+    const read = (length: number): Promise<Buffer> => readPackRange(stateOf(ctx).packBlocks, p.name, readAt, offset, length);
     let bytes = await read(FIRST_READ);
     const { size, length } = headerLength(bytes, 0);
     // deflate's worst case: the data stored, 5 bytes per block, plus the zlib header and checksum

@@ -67,6 +67,8 @@ export interface GitState {
   packReads: number;
   /** Pack files opened by reads during open batches or reads, by pack name: one handle per pack, closed once no batch and no read is open. */
   readonly packFiles: Map<string, OpenPackFile>;
+  /** Blocks of pack files read at a position, by `<pack>:<block>`, least recently used first (see `readPackRange`). */
+  readonly packBlocks: Map<string, Buffer>;
 }
 
 /** Default of {@link GitState.staleLockMs}: a live writer holds a ref lock for milliseconds. */
@@ -95,7 +97,7 @@ function newGitState(): GitState {
     nonce: () => randomBytes(8).toString('hex'),
     abandoned: new Set(),
     known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
-    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map() };
+    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
 }
 
 /** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */
