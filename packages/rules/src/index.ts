@@ -30,6 +30,7 @@ export { idleRule, CLEARED_PLACEHOLDER } from './rules/idle-rule.js';
 export { foldRule } from './rules/fold-rule.js';
 export { defaultBrief } from './default-brief.js';
 export { foldedOriginals } from './folded-originals.js';
+export { foldInto } from './fold-into.js';
 export type { FoldedLookup } from './folded-originals.js';
 export { analyzeSpan } from './analyze-span.js';
 export { distinctiveTokens } from './distinctive-tokens.js';

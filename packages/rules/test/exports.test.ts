@@ -24,6 +24,7 @@ it('exports exactly the public API', async () => {
     'defaultBrief',
     'defaultRules',
     'distinctiveTokens',
+    'foldInto',
     'foldRule',
     'foldedOriginals',
     'idleRule',

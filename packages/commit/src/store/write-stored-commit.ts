@@ -1,7 +1,8 @@
+import { foldInto } from '@ctxgit/rules';
 import type { ContextItem } from '@ctxgit/rules';
 import { canonicalJson } from '@ctxgit/dag';
 import { itemBlobText } from './layout/item-blob.js';
-import { asFolded, writeFoldTree, type FoldSource } from './layout/fold-tree.js';
+import { writeFoldTree, type FoldSource } from './layout/fold-tree.js';
 import { META_FILE } from './commit-meta.js';
 import type { CommitMeta } from './commit-meta.js';
 import type { ContextCommit } from './context-commit.js';
@@ -133,7 +134,7 @@ async function anyOrder(ctx: GitContext, base: StoredCommit | null, w: CommitWri
     originOf: (key) => e?.get(key)?.origin ?? w.origins.get(key),
     storedOid(item) {
       const prev = e?.get(item.key);
-      return prev !== undefined && item.mergedInto !== undefined && sameItem(asFolded(prev.item, item.mergedInto), item) ? prev.oid : undefined;
+      return prev !== undefined && item.mergedInto !== undefined && sameItem(foldInto(prev.item, item.mergedInto), item) ? prev.oid : undefined;
     },
   };
   const foldTrees = new Map<string, string>();

@@ -4,6 +4,7 @@ import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
 import { protectionOf, type Protection } from '../protection.js';
 import { FoldIndex } from '../folded-originals.js';
+import { foldInto } from '../fold-into.js';
 import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule, RuleContext } from '../rule.js';
 import { summaryKey } from '../summary-key.js';
@@ -120,7 +121,7 @@ function applyFolds(items: readonly ContextItem[], folds: readonly Fold[]): Cont
     const summary = before.get(i);
     if (summary !== undefined) out.push(summary);
     const key = into.get(i);
-    out.push(key === undefined ? it : { ...it, state: 'summarized', reason: 'folded', mergedInto: key });
+    out.push(key === undefined ? it : foldInto(it, key));
   });
   return out;
 }

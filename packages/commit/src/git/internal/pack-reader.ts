@@ -181,7 +181,8 @@ export async function closePackFiles(ctx: GitContext): Promise<void> {
 /**
  * The bytes of the pack from `offset` on, enough for the entry there: the loaded pack when it is in memory, else
  * read at that position (its header, then at most zlib's bound for its size) through the repository's kept blocks
- * ({@link readPackRange}), so that reading a few objects of a pack does not read the pack. Null when the pack is to be read whole (a file system that cannot read at a position).
+ * ({@link readPackRange}), so that reading a few objects of a pack does not read the pack. Null when the pack is to
+ * be read whole (a file system that cannot read at a position).
  */
 async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Promise<{ bytes: Buffer; at: number; end: number } | null> {
   if (p.pack !== undefined) return { bytes: p.pack, at: offset, end: p.pack.length - 20 };

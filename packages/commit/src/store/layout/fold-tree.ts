@@ -1,3 +1,4 @@
+import { foldInto } from '@ctxgit/rules';
 import type { ContextItem } from '@ctxgit/rules';
 import { UnknownItemError } from '../../errors.js';
 import type { GitContext } from '../../git/git-context.js';
@@ -19,14 +20,9 @@ export function foldedName(index: number, key: string): string {
 }
 
 /**
- * An item as folded into the summary `into`. A summary's tree may hold the blob an item had in the live list (the
- * same object, not a copy); a reader takes every item under it as this.
+ * One item a summary folded, as its tree holds it. The tree may hold the blob the item had in the live list (the
+ * same object, not a copy): a reader takes every item under a summary as `foldInto(item, summary)`.
  */
-export function asFolded(item: ContextItem, into: string): ContextItem {
-  return { ...item, state: 'summarized', reason: 'folded', mergedInto: into };
-}
-
-/** One item a summary folded, as its tree holds it (read as {@link asFolded}). */
 export interface FoldedEntry {
   readonly item: ContextItem;
   /** Git blob oid of the DAG node the item comes from. */
@@ -82,7 +78,7 @@ export async function readFoldTree(ctx: GitContext, tree: string, into: string):
   return blobs.map((e, i) => {
     const { origin, ...stored } = JSON.parse(decoder.decode(bytes[i] as Uint8Array)) as ContextItem & { origin?: string };
     const sub = trees.get(e.path.slice(0, -'.json'.length));
-    return { item: asFolded(stored, into), oid: e.oid, ...(origin === undefined ? {} : { origin }), ...(sub === undefined ? {} : { tree: sub }) };
+    return { item: foldInto(stored, into), oid: e.oid, ...(origin === undefined ? {} : { origin }), ...(sub === undefined ? {} : { tree: sub }) };
   });
 }
 

@@ -136,8 +136,9 @@ async function checkSource(v: Verifier, st: CheckState, path: string, it: Checke
 
 /**
  * Checks the tree of what `summary` folded: one blob per folded key, in the summary's order and named by position,
- * each the item as it was live or `summarized` into it; a folded summary has its own tree beside its blob, checked the same way. Returns every
- * key under the summary (at every depth); a tree shared with an earlier commit is checked once.
+ * each the item as it was live or `summarized` into it; a folded summary has its own tree beside its blob, checked
+ * the same way. Returns every key under the summary (at every depth); a tree shared with an earlier commit is checked
+ * once.
  */
 async function checkFolded(v: Verifier, st: CheckState, where: string, tree: string, summary: CheckedItem): Promise<readonly string[]> {
   const id = `${tree}:${summary.key}`;
