@@ -122,7 +122,7 @@ export function encodePack(objects: readonly PackObject[], search = true): Encod
   const write = (i: number, head: Buffer, body: Buffer): void => {
     offsets[i] = offset;
     crcs[i] = crc32(body, crc32(head));
-    chunks.push(head, rightSize(body));
+    chunks.push(head, body);
     offset += head.length + body.length;
   };
   const deltaHead = (size: number, base: number): Buffer => Buffer.from([...objectHeader(OFS_DELTA, size), ...offsetEncoding(offset - (offsets[base] as number))]);
@@ -163,9 +163,9 @@ export function encodePack(objects: readonly PackObject[], search = true): Encod
     if (best !== undefined) {
       depth[i] = (depth[best.base] as number) + 1;
       // level 1, as loose objects: on a turn's objects (most under 1 KB) a third cheaper than 6, for 0.6 % more bytes
-      return write(i, deltaHead(best.delta.length, best.base), deflateSync(best.delta, { level: 1 }));
+      return write(i, deltaHead(best.delta.length, best.base), rightSize(deflateSync(best.delta, { level: 1 })));
     }
-    const whole = stored !== undefined && stored.base === undefined ? stored.data : deflateSync(o.content, { level: 1 });
+    const whole = stored !== undefined && stored.base === undefined ? stored.data : rightSize(deflateSync(o.content, { level: 1 }));
     write(i, Buffer.from(objectHeader(TYPE_CODE[o.type], o.content.length)), whole);
   };
   for (let i = 0; i < order.length; i++) {
