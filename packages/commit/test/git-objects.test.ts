@@ -9,7 +9,8 @@ import { writeBlob } from '../src/git/write-blob.js';
 import { writeCommit } from '../src/git/write-commit.js';
 import { writeTree } from '../src/git/write-tree.js';
 import type { TreeEntry } from '../src/git/tree-entry.js';
-import { AUTHOR, FS_KINDS, fsckStrict, git } from './git-fixtures.js';
+import { openGit } from '../src/git/open-git.js';
+import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
 
 const HELLO = 'ce013625030ba8dba906f756967f9e9ca394464a'; // git hash-object of "hello\n"
 const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
@@ -175,6 +176,23 @@ describe('objects are what the git binary writes and reads', () => {
     const other = await writeCommit(ctx, { tree, parents: [], message: 'other\n', author: AUTHOR });
     const merge = await writeCommit(ctx, { tree, parents: [commit, other], message: 'merge\n', author: AUTHOR });
     expect(git(ctx, ['rev-list', '--parents', '-n', '1', merge]).trim().split(' ')).toHaveLength(3);
+    expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+  });
+
+  test('concurrent writes into one fan-out directory make it once (a crash test counts the writes)', async () => {
+    const nodeFs = await import('node:fs');
+    const made: string[] = [];
+    const promises = new Proxy(nodeFs.promises, {
+      get: (t, key, receiver) =>
+        key === 'mkdir' ? (path: string, opts: { recursive: true }) => (made.push(path), t.mkdir(path, opts)) : Reflect.get(t, key, receiver),
+    });
+    const ctx = await openGit({ dir: await tempRepoDir(), fs: { promises }, fsync: false });
+    made.length = 0;
+    // 300 blobs over 256 fan-out directories: some share one
+    const oids = await Promise.all(Array.from({ length: 300 }, (_, i) => writeBlob(ctx, `blob ${i}\n`)));
+    const dirs = new Set(oids.map((oid) => oid.slice(0, 2)));
+    expect(dirs.size).toBeLessThan(oids.length);
+    expect(made.filter((p) => p.includes('/objects/')).sort()).toEqual([...dirs].map((d) => `${ctx.gitdir}/objects/${d}`).sort());
     expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
   });
 

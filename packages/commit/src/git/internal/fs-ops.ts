@@ -46,11 +46,17 @@ export async function pathExists(ctx: GitContext, path: string): Promise<boolean
   }
 }
 
-export async function ensureDir(ctx: GitContext, dir: string): Promise<void> {
-  const state = stateOf(ctx);
-  if (state.dirs.has(dir)) return;
-  await io('mkdir', dir, () => ctx.fs.promises.mkdir(dir, { recursive: true }));
-  state.dirs.add(dir);
+/** Makes `dir` once per repository context: concurrent callers share one mkdir (a failed one is tried again later). */
+export function ensureDir(ctx: GitContext, dir: string): Promise<void> {
+  const { dirs } = stateOf(ctx);
+  const made = dirs.get(dir);
+  if (made !== undefined) return made;
+  const making = io('mkdir', dir, async () => {
+    await ctx.fs.promises.mkdir(dir, { recursive: true });
+  });
+  dirs.set(dir, making);
+  making.catch(() => dirs.delete(dir));
+  return making;
 }
 
 export async function unlinkQuietly(ctx: GitContext, path: string): Promise<void> {

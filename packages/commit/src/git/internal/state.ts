@@ -47,8 +47,8 @@ export interface GitState {
   /** LRU of decoded objects, bounded by `objectBytes`. */
   readonly objects: Map<string, RawObject>;
   objectBytes: number;
-  /** Directories known to exist. */
-  readonly dirs: Set<string>;
+  /** Directories made or being made (the mkdir's promise). */
+  readonly dirs: Map<string, Promise<void>>;
   /** Objects of open batches ({@link GitState.batchDepth} > 0), kept in memory until they are flushed as one pack. */
   readonly pending: Map<string, RawObject>;
   /** Open batches: while above 0, stored objects go to {@link GitState.pending}. */
@@ -96,7 +96,7 @@ function newGitState(): GitState {
     identity: processIdentity(),
     nonce: () => randomBytes(8).toString('hex'),
     abandoned: new Set(),
-    known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Set(),
+    known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Map(),
     pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
 }
 
