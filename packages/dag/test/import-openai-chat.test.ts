@@ -1,4 +1,4 @@
-import { MalformedTranscriptError, importOpenAIChat, type Transcript } from '@ctxgit/dag';
+import { MalformedTranscriptError, MemoryNodeStore, importOpenAIChat, writeTranscript, type Transcript } from '@ctxgit/dag';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles, readCorpus, store } from './corpus.js';
 
@@ -83,6 +83,17 @@ describe('importOpenAIChat', () => {
     ]);
     expect(t?.head).toBe(5);
     expect(t?.stats).toEqual({ toolResults: 1, unansweredCalls: 1 });
+  });
+
+  it('keeps arguments a node cannot store as parsed JSON (a __proto__ key, a lone surrogate) as their text, so the transcript still writes', async () => {
+    const args = ['{"v":{"__proto__":false}}', '{"s":"\\ud800"}'];
+    const [t] = importOpenAIChat([{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: args.map((a, i) => ({ id: `c${i}`, type: 'function', function: { name: 'ls', arguments: a } })) }]);
+    const tools = (t?.entries ?? []).filter((e) => e.role === 'tool');
+    expect(tools.map((e) => [e.input, (e.metadata?.['source'] as { rawArguments?: string }).rawArguments])).toEqual(args.map((a) => [a, a]));
+    const store = new MemoryNodeStore();
+    if (t === undefined) throw new Error('no transcript');
+    const w = await writeTranscript(store, 'p', t, { clock: () => 0 });
+    expect(w.session.head).not.toBeNull();
   });
 
   it('reads a JSON document or an object with messages, keeping the other fields', () => {
