@@ -16,6 +16,10 @@ import { updateTree } from '../src/git/update-tree.js';
 import { writeBlob } from '../src/git/write-blob.js';
 import { writeCommit } from '../src/git/write-commit.js';
 import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
+import { decodePack } from '../src/git/internal/pack-decode.js';
+import { readObjectInternal } from '../src/git/internal/object-io.js';
+import { isZlibStored, zlibStored } from '../src/git/internal/zlib-stored.js';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { inBatch as publicInBatch, GitArgumentError } from '../src/git/index.js';
 
 /** `turns` commits on `refs/heads/main`, each adding a blob to a sharded tree and rewriting an earlier one; returns the blobs by path. */
@@ -109,6 +113,33 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
     }
   });
 
+  test("a turn's pack stores its entries under 512 bytes uncompressed; a roll-up deflates them; git reads both", async () => {
+    const ctx = await kind.open();
+    const blobs = await history(ctx, 6, true);
+    await settled(ctx);
+    const entries = async (): Promise<{ size: number; stored: boolean; zlibStores: boolean }[]> => {
+      const out: { size: number; stored: boolean; zlibStores: boolean }[] = [];
+      for (const p of await listPacks(ctx)) {
+        const read = async (ext: string): Promise<Buffer> => Buffer.from(await ctx.fs.promises.readFile(`${ctx.gitdir}/objects/pack/${p.name}.${ext}`));
+        for (const o of await decodePack(await read('pack'), await read('idx'), p.name, (oid) => readObjectInternal(ctx, oid), true)) {
+          // the entry's payload (the object, or its delta), which zlib itself stores when deflate would make it larger
+          const data = o.stored?.data ?? Buffer.alloc(0);
+          out.push({ size: o.content.length, stored: isZlibStored(data), zlibStores: isZlibStored(deflateSync(inflateSync(data), { level: 1 })) });
+        }
+      }
+      return out;
+    };
+    const turns = await entries();
+    expect(turns.filter((e) => e.size < 512).every((e) => e.stored)).toBe(true);
+    expect(turns.filter((e) => e.size >= 512 && e.stored)).toEqual([]);
+    if (kind.name === 'disk') expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+    await maintain(ctx, true);
+    expect((await entries()).filter((e) => e.stored && !e.zlibStores)).toEqual([]);
+    const fresh = await openGit(kind.name === 'disk' ? { dir: ctx.gitdir } : { memory: true, fs: ctx.fs });
+    expect(await readAll(fresh, (await readCommitObject(fresh, (await readRef(fresh, 'refs/heads/main')) as string)).tree)).toEqual(blobs);
+    if (kind.name === 'disk') expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+  });
+
   test('gc: loose objects and every pack become one pack, deltas included, and git reads it', async () => {
     const ctx = await kind.open();
     const blobs = await history(ctx, 40, false);
@@ -188,6 +219,22 @@ describe('pack join over a file system that reads in short pieces', () => {
     expect((await listPacks(fresh)).map((p) => p.name)).toEqual([only?.name]);
     const head = (await readRef(fresh, 'refs/heads/main')) as string;
     expect(await readAll(fresh, (await readCommitObject(fresh, head)).tree)).toEqual(blobs);
+  });
+});
+
+describe('zlibStored', () => {
+  test('property: inflate reads back any bytes, across the 65,535-byte blocks; the stream says it is stored', () => {
+    const sizes = fc.oneof(fc.integer({ min: 0, max: 600 }), fc.constantFrom(65_534, 65_535, 65_536, 131_070, 131_071, 200_000));
+    fc.assert(
+      fc.property(sizes, fc.integer(), (size, seed) => {
+        const data = Buffer.alloc(size, seed & 0xff);
+        for (let i = 0; i < size; i += 97) data[i] = (seed >>> (i % 24)) & 0xff;
+        const stream = zlibStored(data);
+        expect(inflateSync(stream).equals(data)).toBe(true);
+        expect(isZlibStored(stream)).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
