@@ -28,7 +28,7 @@ describe('benchmarksPage from a fixture JSON', () => {
     expect(markdown).toContain('### All corpora, budget 2k tokens');
     expect(markdown).toContain('### All corpora, budget 4k tokens');
     expect(markdown).toContain(
-      '| policy | tokens / call | p95 | tokens vs full | cost vs full (anthropic-sonnet-4.5) | cost vs full (openai-gpt-4.1) | cost vs full (openai-gpt-4o) | cached prefix | dependency recall | over budget | refused | invalid | prefix breaks | tokens rewritten | latest user always | system always |',
+      '| policy | tokens / call | p95 | tokens vs full | cost vs full (anthropic-sonnet-4.5) | cost vs full (openai-gpt-4.1) | cost vs full (openai-gpt-4o) | cached prefix | dependency recall | identifier-shaped recall | over budget | refused | invalid | prefix breaks | tokens rewritten | latest user always | system always |',
     );
     const full = results.evaluation.ok ? results.evaluation.result.summaries.find((s) => s.policy === 'full-history' && s.corpus === 'all' && s.budget === 2000) : undefined;
     expect(full).toBeDefined();

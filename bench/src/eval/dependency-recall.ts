@@ -1,5 +1,5 @@
 import type { Node } from '@ctxgit/dag';
-import { distinctiveIdentifiers } from './identifiers.js';
+import { distinctiveIdentifiers, identifierShaped } from './identifiers.js';
 
 /**
  * The distinctive identifiers an assistant step reuses from earlier tool results: those the step writes (its
@@ -36,6 +36,21 @@ export function reusedIdentifiers(
     if (node.role === 'tool') for (const id of ids(node)) fromTools.add(id);
     else if (node.role === 'system' || node.role === 'user') for (const id of ids(node)) fromPeople.add(id);
   }
-  const written = [step.output, ...calls.map((call) => JSON.stringify(call.input ?? null))].join('\n');
-  return distinctiveIdentifiers(written).filter((id) => fromTools.has(id) && !fromPeople.has(id));
+  return distinctiveIdentifiers(writtenBy(step, calls)).filter((id) => fromTools.has(id) && !fromPeople.has(id));
+}
+
+/** What an assistant step writes: its text and the arguments of the tool calls it issues. */
+const writtenBy = (step: Node, calls: readonly Node[]): string => [step.output, ...calls.map((call) => JSON.stringify(call.input ?? null))].join('\n');
+
+/**
+ * Of the identifiers {@link reusedIdentifiers} found for a step, those the step writes shaped like identifiers
+ * ({@link identifierShaped}: a digit, `_ . / :`, an inner `-` or capital), not plain words.
+ * @example
+ * ```ts
+ * shapedReuses(['mia_li_3668', 'previously'], assistant, []); // ['mia_li_3668']
+ * ```
+ */
+export function shapedReuses(reused: readonly string[], step: Node, calls: readonly Node[]): string[] {
+  const shaped = identifierShaped(writtenBy(step, calls));
+  return reused.filter((id) => shaped.has(id));
 }

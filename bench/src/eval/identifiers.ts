@@ -35,6 +35,27 @@ const LEADING = /^[\-:]+/;
 const LETTER = /[a-z]/;
 const ALPHA = /^[a-z]+$/;
 
+/** Inside a token: a digit or identifier punctuation, or a capital after its first character (camelCase). */
+const SHAPED = /[0-9_./:]|.-|.[A-Z]/;
+
+/**
+ * The distinctive identifiers of `text` (lowercased, as {@link distinctiveIdentifiers} gives them) that are shaped
+ * like identifiers where they are written: holding a digit, `_ . / :`, an inner `-` or an inner capital
+ * (`getUser`, `file.py`, `mia_li_3668`, `ZFA04Y`), not plain words (`installing`, `previously`).
+ * @example
+ * ```ts
+ * identifierShaped('Open src/app.ts, then call getUser(42). Installing.'); // Set { 'src/app.ts', 'getuser' }
+ * ```
+ */
+export function identifierShaped(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const match of text.matchAll(RUN)) {
+    const raw = match[0].replace(TRAILING, '').replace(LEADING, '');
+    if (SHAPED.test(raw)) out.add(raw.toLowerCase());
+  }
+  return out;
+}
+
 /**
  * The distinctive identifiers of `text`, lowercased, in first-occurrence order without duplicates.
  * @example

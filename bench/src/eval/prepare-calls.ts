@@ -1,6 +1,6 @@
 import type { Node } from '@ctxgit/dag';
 import type { ContextItem } from '@ctxgit/rules';
-import { reusedIdentifiers } from './dependency-recall.js';
+import { reusedIdentifiers, shapedReuses } from './dependency-recall.js';
 import type { Transcript } from './transcript.js';
 
 /** One model call of a transcript: the request before an assistant step, shared by every policy. */
@@ -14,6 +14,8 @@ export interface PreparedCall {
   readonly step: Node;
   /** Identifiers the step reuses from earlier tool results (see {@link reusedIdentifiers}). */
   readonly reused: readonly string[];
+  /** Of `reused`, those shaped like identifiers where the step writes them (see {@link shapedReuses}). */
+  readonly reusedShaped: readonly string[];
   /** Time of the call: the last history node's `createdAt` with timestamps, else its `seq`. */
   readonly now: number;
   /** Send time for the price model: `now` with timestamps, else `null`. */
@@ -44,12 +46,14 @@ export function prepareCalls(transcript: Transcript, toItem: (node: Node) => Con
     const issued = nodes.slice(j + 1).filter((node) => node.role === 'tool' && node.caller === step.id);
     const previous = history[history.length - 1] as Node;
     const now = transcript.timestamps ? previous.createdAt : previous.seq;
+    const reused = reusedIdentifiers(history, step, issued, cache);
     calls.push({
       history,
       historyItems: items.slice(0, j),
       newNodes: nodes.slice(last, j),
       step,
-      reused: reusedIdentifiers(history, step, issued, cache),
+      reused,
+      reusedShaped: shapedReuses(reused, step, issued),
       now,
       at: transcript.timestamps ? now : null,
     });

@@ -30,6 +30,9 @@ export interface CallRecord {
   readonly bytes: number;
   readonly reused: number;
   readonly visible: number;
+  /** Of `reused` and `visible`, the identifiers shaped like identifiers (a digit, `_ . / :`, an inner `-` or capital). */
+  readonly reusedShaped: number;
+  readonly visibleShaped: number;
   /** The request as the price model sees it. */
   readonly shape: RequestShape;
 }
@@ -101,6 +104,8 @@ export async function replayPolicy(
         bytes: 0,
         reused: call.reused.length,
         visible: 0,
+        reusedShaped: call.reusedShaped.length,
+        visibleShaped: 0,
         shape: { segments: [], trailingTokens: 0, breakpoints: [], at: call.at },
       });
       continue;
@@ -135,6 +140,8 @@ export async function replayPolicy(
       bytes: Buffer.byteLength(body),
       reused: call.reused.length,
       visible: call.reused.filter((id) => visible.some((item) => idsOf(item).has(id))).length,
+      reusedShaped: call.reusedShaped.length,
+      visibleShaped: call.reusedShaped.filter((id) => visible.some((item) => idsOf(item).has(id))).length,
       shape: {
         segments,
         trailingTokens: Math.max(0, tokens - itemsTokens),

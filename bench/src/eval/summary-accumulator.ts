@@ -28,6 +28,8 @@ export class SummaryAccumulator {
   private bytes = 0;
   private reused = 0;
   private visible = 0;
+  private reusedShaped = 0;
+  private visibleShaped = 0;
   private readonly costs = new Map<string, Cost>();
 
   constructor(
@@ -59,6 +61,8 @@ export class SummaryAccumulator {
       this.bytes += r.bytes;
       this.reused += r.reused;
       this.visible += r.visible;
+      this.reusedShaped += r.reusedShaped;
+      this.visibleShaped += r.visibleShaped;
     }
     for (const [id, list] of bills) {
       const c = this.costs.get(id);
@@ -101,6 +105,7 @@ export class SummaryAccumulator {
       system: { alwaysPresent: this.systemMisses === 0, misses: this.systemMisses },
       cachedPrefixShare: { tokens: ratio(this.sharedTokens, total), bytes: ratio(this.sharedBytes, this.bytes) },
       dependencyRecall: { reused: this.reused, visible: this.visible, share: this.reused === 0 ? 1 : this.visible / this.reused },
+      identifierRecall: { reused: this.reusedShaped, visible: this.visibleShaped, share: this.reusedShaped === 0 ? 1 : this.visibleShaped / this.reusedShaped },
       cost,
       ratioToFull: { inputTokens: full === null ? 1 : ratio(total, full.inputTokens.total), cost: costRatio },
     };

@@ -36,6 +36,12 @@ export interface PolicySummary {
   /** Token- and byte-weighted share of each request identical to the previous request of its conversation. */
   readonly cachedPrefixShare: { readonly tokens: number; readonly bytes: number };
   readonly dependencyRecall: { readonly reused: number; readonly visible: number; readonly share: number };
+  /**
+   * Dependency recall over the reused identifiers shaped like identifiers where the step writes them (a digit,
+   * `_ . / :`, an inner `-` or capital: `mia_li_3668`, `file.py`, `getUser`), plain words (`installing`) left out.
+   * Absent from results written before it was measured.
+   */
+  readonly identifierRecall?: { readonly reused: number; readonly visible: number; readonly share: number };
   /** Per price model id. */
   readonly cost: Readonly<Record<string, CostFigures>>;
   /** This policy over the full history for the same budget and corpus: input tokens and cost per price model. */

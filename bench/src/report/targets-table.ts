@@ -9,7 +9,7 @@ export function budgetsOf(result: EvalResult, corpus: string): readonly number[]
 
 /**
  * ctxgit (policy `ctxgit`) against the cheapest baseline under budget, per corpus and budget: cost ratio per price
- * model, recall, over budget, latest user missing, invalid, refused.
+ * model, recall (all reused identifiers, and those shaped like identifiers), over budget, latest user missing, invalid, refused.
  * @example
  * ```ts
  * targetsTable(result); // '| corpus | budget | cost ÷ cheapest under budget (anthropic-sonnet-4.5) | … |'
@@ -30,9 +30,10 @@ export function targetsTable(result: EvalResult): string {
         }, null);
         return best === null ? 'none' : `${formatRatio((ours.cost[p.id]?.units ?? 0) / best.units)} (${best.id})`;
       });
-      rows.push([corpus, formatBudget(budget), ...ratios, formatPercent(ours.dependencyRecall.share), String(ours.budgetViolations.count), String(ours.latestUser.misses), String(ours.invalidRequests ?? 0), String(ours.refusals.count)]);
+      const shaped = ours.identifierRecall === undefined ? '–' : formatPercent(ours.identifierRecall.share);
+      rows.push([corpus, formatBudget(budget), ...ratios, formatPercent(ours.dependencyRecall.share), shaped, String(ours.budgetViolations.count), String(ours.latestUser.misses), String(ours.invalidRequests ?? 0), String(ours.refusals.count)]);
     }
   }
-  return markdownTable(['corpus', 'budget', ...result.pricings.map((p) => `cost ÷ cheapest under budget (${p.id})`), 'recall', 'over budget', 'latest user missing', 'invalid', 'refused'], rows);
+  return markdownTable(['corpus', 'budget', ...result.pricings.map((p) => `cost ÷ cheapest under budget (${p.id})`), 'recall', 'recall (identifier-shaped)', 'over budget', 'latest user missing', 'invalid', 'refused'], rows);
 }
 
