@@ -5,7 +5,8 @@
  * tool, how many calls back the result was, and the identifier. Writes nothing.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/eval-misses.ts --corpus swe-agent --budget 32000 [--sample 6] [--long 410] [--list]`
- * (`--list` prints every miss, not only the tally).
+ * (`--list` prints every miss, not only the tally). Each miss is also told as identifier-shaped or a plain word, and,
+ * in a chained long session, as reused from the step's own conversation or from another one of the chain.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,9 @@ const [corpus] = (await loadCorpus(resolve(root, '../shared/corpus'), long > 0 ?
 if (corpus === undefined) throw new Error('no such corpus');
 const transcripts = long > 0 ? [chainSessions(`long-${corpus.name}`, corpus.transcripts, long)] : corpus.transcripts;
 const tally = new Map<string, number>();
+const kinds = new Map<string, number>();
+/** The conversation of a chained session's node (`<pass>.<index>.` of its id, see chainSessions); '' outside a chain. */
+const conversationOf = (id: string): string => /^\d+\.\d+\./u.exec(id)?.[0] ?? '';
 let reusedTotal = 0;
 let missedTotal = 0;
 for (const t of transcripts) {
@@ -107,9 +111,16 @@ for (const t of transcripts) {
       const agoBand = ago < 0 ? '?' : ago <= 3 ? '0-3' : ago <= 10 ? '4-10' : ago <= 30 ? '11-30' : '31+';
       const k = `${why} ${said} ago=${agoBand}`;
       tally.set(k, (tally.get(k) ?? 0) + 1);
-      if (list) process.stdout.write(`  call ${String(i).padStart(3)} ${why.padEnd(24)} ${tool.padEnd(14)} ${said.padEnd(22)} ago ${String(ago).padStart(3)} ${id}\n`);
+      // In a chained long session: whether the result came from another conversation of the chain than the step
+      // (the agent that wrote the step never saw it), and whether the step writes the identifier shaped as one.
+      const cross = src !== undefined && conversationOf(src.key) !== conversationOf(call.step.id);
+      const shaped = call.reusedShaped.includes(id);
+      const kind = `${shaped ? 'identifier-shaped' : 'plain word'}, ${cross ? 'from another conversation of the chain' : 'from its own conversation'}`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      if (list) process.stdout.write(`  call ${String(i).padStart(3)} ${why.padEnd(24)} ${tool.padEnd(14)} ${said.padEnd(22)} ago ${String(ago).padStart(3)} ${shaped ? 'shaped' : 'word  '} ${cross ? 'cross' : 'own  '} ${id}\n`);
     }
   }
 }
 process.stdout.write(`reused ${reusedTotal} missed ${missedTotal} recall ${(1 - missedTotal / Math.max(1, reusedTotal)).toFixed(4)}\n`);
 for (const [k, n] of [...tally].sort((a, b) => b[1] - a[1])) process.stdout.write(`${String(n).padStart(5)} ${k}\n`);
+for (const [k, n] of [...kinds].sort((a, b) => b[1] - a[1])) process.stdout.write(`${String(n).padStart(5)} ${k}\n`);

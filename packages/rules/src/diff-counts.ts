@@ -25,7 +25,8 @@ export function diffCounts(rule: string, prev: readonly ContextItem[], next: rea
       continue;
     }
     if (p === it) continue;
-    if (!deepEqual({ ...p, tokens: 0 }, { ...it, tokens: 0 })) changed++;
+    // a state, reason or fold that moved is a change: the deep comparison (whole blocks) is left for the rest
+    if (p.state !== it.state || p.reason !== it.reason || p.mergedInto !== it.mergedInto || !deepEqual({ ...p, tokens: 0 }, { ...it, tokens: 0 })) changed++;
     if (it.reason === 'capped' && p.reason !== 'capped') capped++;
     if (it.state === 'aged' && p.state === 'full') aged++;
     if (it.state === 'cleared' && p.state !== 'cleared') cleared++;
