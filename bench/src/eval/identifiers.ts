@@ -35,6 +35,11 @@ const LEADING = /^[\-:]+/;
 const LETTER = /[a-z]/;
 const ALPHA = /^[a-z]+$/;
 
+/** The runs of identifier characters of `text`, as written, trimmed of leading `- :` and trailing `. / - :`. */
+function* tokens(text: string): Generator<string> {
+  for (const match of text.matchAll(RUN)) yield match[0].replace(TRAILING, '').replace(LEADING, '');
+}
+
 /** Inside a token: a digit or identifier punctuation, or a capital after its first character (camelCase). */
 const SHAPED = /[0-9_./:]|.-|.[A-Z]/;
 
@@ -49,10 +54,7 @@ const SHAPED = /[0-9_./:]|.-|.[A-Z]/;
  */
 export function identifierShaped(text: string): Set<string> {
   const out = new Set<string>();
-  for (const match of text.matchAll(RUN)) {
-    const raw = match[0].replace(TRAILING, '').replace(LEADING, '');
-    if (SHAPED.test(raw)) out.add(raw.toLowerCase());
-  }
+  for (const raw of tokens(text)) if (SHAPED.test(raw)) out.add(raw.toLowerCase());
   return out;
 }
 
@@ -65,8 +67,8 @@ export function identifierShaped(text: string): Set<string> {
  */
 export function distinctiveIdentifiers(text: string): string[] {
   const out = new Set<string>();
-  for (const match of text.matchAll(RUN)) {
-    const token = match[0].replace(TRAILING, '').replace(LEADING, '').toLowerCase();
+  for (const raw of tokens(text)) {
+    const token = raw.toLowerCase();
     if (token.length < 5 || token.length > 64) continue;
     if (!LETTER.test(token)) continue;
     if (ALPHA.test(token) && COMMON_WORDS.has(token)) continue;

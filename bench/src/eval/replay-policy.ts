@@ -126,6 +126,8 @@ export async function replayPolicy(
     const itemsTokens = segments.reduce((sum, s) => sum + s.tokens, 0);
     const previousSent = previousKeys.length;
     const leadingSystem = visible.findIndex((item) => item.role !== 'system');
+    // the reused identifiers the request shows (the shaped ones are among them)
+    const seen = new Set(call.reused.filter((id) => visible.some((item) => idsOf(item).has(id))));
     records.push({
       tokens,
       overBudget: tokens > budget,
@@ -139,9 +141,9 @@ export async function replayPolicy(
       sharedPrefixBytes: commonPrefixBytes(previousBody, body),
       bytes: Buffer.byteLength(body),
       reused: call.reused.length,
-      visible: call.reused.filter((id) => visible.some((item) => idsOf(item).has(id))).length,
+      visible: seen.size,
       reusedShaped: call.reusedShaped.length,
-      visibleShaped: call.reusedShaped.filter((id) => visible.some((item) => idsOf(item).has(id))).length,
+      visibleShaped: call.reusedShaped.filter((id) => seen.has(id)).length,
       shape: {
         segments,
         trailingTokens: Math.max(0, tokens - itemsTokens),

@@ -1,7 +1,8 @@
 /** Longest stored block of deflate (RFC 1951): its length field is 16 bits. */
 const BLOCK = 65_535;
-/** Adler-32's modulus, and the most bytes summed before its sums could pass 2^53 (zlib's NMAX is for 32 bits). */
+/** Adler-32's modulus. */
 const MOD = 65_521;
+/** Bytes summed between reductions: zlib's NMAX, the most for which the sums stay below 2^32. */
 const RUN = 5552;
 
 function adler32(data: Uint8Array): number {
