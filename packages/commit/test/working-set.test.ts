@@ -181,3 +181,44 @@ describe.each(FS_KINDS)('what a fold writes on $name', (kind) => {
     if (kind.name === 'disk') git(gitdir, 'fsck', '--strict', '--no-dangling');
   });
 });
+
+describe('a merge of summaries in a session that made them', () => {
+  /** One turn of a long chat: a question with a tool result the answer uses, so folds carry briefs of tool work. */
+  const turn = (i: number) => [
+    { role: 'user' as const, output: `Question ${i}: what does record rec_${i}_x hold? Look it up, please, with detail.` },
+    { role: 'assistant' as const, output: `Looking up rec_${i}_x.` },
+    { role: 'tool' as const, name: 'lookup', input: { id: `rec_${i}_x` }, output: JSON.stringify({ id: `rec_${i}_x`, owner: `user_${i % 7}_k`, amount: i * 13, note: 'x'.repeat(200 + (i % 5) * 40) }), caller: 1 },
+  ];
+
+  it('reads none of the history under them, and commits what a cold session commits (same ids)', async () => {
+    const warmReads = new Set<string>();
+    const warmRepo = await openRepo({ memory: true, clock: stepClock(), fsync: false, onObjectRead: (oid) => void warmReads.add(oid) });
+    const coldReads = new Set<string>();
+    const coldRepo = await openRepo({ memory: true, clock: stepClock(), fsync: false, onObjectRead: (oid) => void coldReads.add(oid) });
+    const warm = await warmRepo.createSession('ws', { model: 'openai:gpt-4o', budget: 1500, clock: stepClock() });
+    await coldRepo.createSession('ws', { model: 'openai:gpt-4o', budget: 1500, clock: stepClock() });
+    let merges = 0;
+    let coldHistoryReads = 0;
+    let warmHistoryReads = 0;
+    for (let i = 0; i < 80; i++) {
+      // what the live summaries folded: the history a merge of them would read
+      const before = i === 0 ? undefined : await readStoredCommit(coldRepo.git, (await (await coldRepo.openSession('ws')).commit()).id);
+      const under = new Set<string>();
+      for (const tree of before?.foldTrees.values() ?? []) for (const e of await readTree(coldRepo.git, tree)) under.add(e.oid);
+      warmReads.clear();
+      const w = await warm.appendTurn(turn(i));
+      // the cold side opens the session afresh for every turn: nothing held, what a merge needs is read from the packs
+      coldReads.clear();
+      const c = await (await coldRepo.openSession('ws')).appendTurn(turn(i));
+      expect(c.commit.id).toBe(w.commit.id);
+      if (w.commit.items.some((it) => it.reason === 'fold_summaries' && before?.commit.items.some((b) => b.key === it.key) === false)) {
+        merges++;
+        coldHistoryReads += [...coldReads].filter((oid) => under.has(oid)).length;
+        warmHistoryReads += [...warmReads].filter((oid) => under.has(oid)).length;
+      }
+    }
+    expect(merges).toBeGreaterThan(0);
+    expect(coldHistoryReads).toBeGreaterThan(0);
+    expect(warmHistoryReads).toBe(0);
+  });
+});

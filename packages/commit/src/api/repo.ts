@@ -8,6 +8,7 @@ import type { ToolCatalogue } from '@ctxgit/rules';
 import type { TokenizerEncoding, TokenizerLoader } from '@ctxgit/tokenize';
 import { createTokenizerLoader } from '@ctxgit/tokenize';
 import { dagWrite } from '../engine/conflict.js';
+import { FoldCache } from '../engine/fold-cache.js';
 import type { ContextCommit } from '../store/context-commit.js';
 import { InvalidOptionError, SessionNameTakenError, UnknownSessionError } from '../errors.js';
 import type { GitContext } from '../git/git-context.js';
@@ -401,6 +402,7 @@ export class Repo {
       rules,
       rulesVersion: pipelineVersion(rules),
       rulesCache: new RulesCache(),
+      foldCache: new FoldCache(),
       ...(opts.band === undefined ? {} : { band: opts.band }),
       clock: this.#clockOf(config.session, opts.clock).now,
       lastTime: this.#clockOf(config.session, opts.clock).last,

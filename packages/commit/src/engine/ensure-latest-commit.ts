@@ -28,6 +28,7 @@ import { carryStates, countStates } from '../store/layout/state-counts.js';
 import type { PinRecord } from './pins/pin-record.js';
 import { pinRecordOf } from './pins/pin-record.js';
 import { runTurnPipeline } from './turn-pipeline.js';
+import type { CachedFold } from './fold-cache.js';
 import { nextCommitTools } from '../store/tools/next-commit-tools.js';
 
 /** A commit of the session's head: found through the index (`isNew` false) or just written (objects only, no ref moved). */
@@ -117,7 +118,14 @@ export async function buildLatestCommit(core: RepoCore, s: SessionSettings, dag:
   // a level at a time as the rules ask; with a summarizer, every level (it reads all the originals).
   const trees = new Map(base?.foldTrees);
   const loadFolded = (key: string, into: Map<string, readonly ContextItem[]>): Promise<boolean> => loadFolds(core.git, key, trees, into, s.summarizer !== undefined);
-  const { result, notes } = await runTurnPipeline(core.store, base?.commit.items ?? [], inputs, pins, s, now, loadFolded);
+  // What this session's commits folded is held: a merge of its summaries reads no originals, and the rules run once.
+  const held = (key: string): readonly ContextItem[] | undefined => {
+    const tree = trees.get(key);
+    const fold = tree === undefined ? undefined : s.foldCache.get(tree);
+    for (const [k, t] of fold?.trees ?? []) trees.set(k, t);
+    return fold?.items;
+  };
+  const { result, notes } = await runTurnPipeline(core.store, base?.commit.items ?? [], inputs, pins, s, now, loadFolded, held);
   const r = result.report;
   const summary = { added: r.added, aged: r.aged, cleared: r.cleared, folded: r.folded, firstChangedIndex: result.firstChangedIndex };
   const meta: CommitMeta = {
@@ -141,9 +149,28 @@ export async function buildLatestCommit(core: RepoCore, s: SessionSettings, dag:
     base !== null && changed !== undefined ? carryStates(base.counts, base.commit.items, result.items, changed) : { ...countStates(result.items), summarized: meta.foldedItems };
   const message = commitMessage({ ...meta, counts, merged, notes });
   const tools = await nextCommitTools(core.git, s.name, s, base?.commit, inputs);
-  const stored = await writeStoredCommit(core.git, { base, items: result.items, folds: result.folds, changed, counts, origins, meta, parents, message, ...(tools === undefined ? {} : { tools }) });
+  const written = new Map<string, string>();
+  const onFoldTree = (key: string, tree: string): void => void written.set(key, tree);
+  const stored = await writeStoredCommit(core.git, { base, items: result.items, folds: result.folds, changed, counts, origins, meta, parents, message, onFoldTree, ...(tools === undefined ? {} : { tools }) });
   remember(core, stored);
+  s.foldCache.retain(stored.foldTrees, madeFolds(result.folds, written, trees));
   return { stored, head: rec.head, isNew: true, indexed };
+}
+
+/** The fold trees a commit wrote (`written`: summary key → tree oid), each with its items and the trees of the summaries among them. */
+function madeFolds(folds: ReadonlyMap<string, readonly ContextItem[]>, written: ReadonlyMap<string, string>, trees: ReadonlyMap<string, string>): Map<string, CachedFold> {
+  const made = new Map<string, CachedFold>();
+  for (const [key, items] of folds) {
+    const tree = written.get(key);
+    if (tree === undefined) continue;
+    const under = new Map<string, string>();
+    for (const it of items) {
+      const t = it.folded === undefined ? undefined : (written.get(it.key) ?? trees.get(it.key));
+      if (t !== undefined) under.set(it.key, t);
+    }
+    made.set(tree, { items, trees: under });
+  }
+  return made;
 }
 
 /** Items that became `summarized` on this run: every list of the run's folds (a summary absorbed on it included). */

@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator } from '@ctxgit/dag';
 import type { BandOptions, Rule, RulesCache } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
+import type { FoldCache } from './fold-cache.js';
 import type { CommitRequest } from './session-request.js';
 import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 import type { ToolSettings } from '../store/tools/next-commit-tools.js';
@@ -24,6 +25,8 @@ export interface SessionSettings extends ToolSettings {
   readonly rulesVersion: string;
   /** What the rules keep between this session's runs (each run costs what changed since the previous one). */
   readonly rulesCache: RulesCache;
+  /** What the live summaries of the session's latest commit folded, for the next merge of summaries. */
+  readonly foldCache: FoldCache;
   readonly band?: BandOptions;
   readonly clock: Clock;
   /** The time `clock` gave last: dates the session's DAG commits. */

@@ -17,7 +17,8 @@ export interface TurnResult {
 /**
  * Runs the session's rules for one commit: the turn's pin records applied to the parent items and the new inputs
  * first, then the pipeline on the parent's live list, with the session's summarizer (guarded: the brief stays when it
- * fails) when it has one. `loadFolded` reads what a parent summary folded into the map (false: no such summary).
+ * fails) when it has one. `held` gives what a parent summary folded when the session holds it; `loadFolded` reads
+ * it into the map (false: no such summary).
  */
 export async function runTurnPipeline(
   store: NodeStore,
@@ -27,11 +28,13 @@ export async function runTurnPipeline(
   s: SessionSettings,
   now: number,
   loadFolded: (summaryKey: string, into: Map<string, readonly ContextItem[]>) => Promise<boolean>,
+  held: (summaryKey: string) => readonly ContextItem[] | undefined,
 ): Promise<TurnResult> {
   const tokenizer = await s.loadTokenizer();
   const pinned = applyPins(parentItems, inputs, pins, pinCapTokens(s.historyBudget, s.maxPinnedShare), tokenizer);
   const summarizer = s.summarizer === undefined ? undefined : new GuardedSummarizer(s.summarizer, (id) => store.getNode(id));
-  // The live list is the input; a fold that absorbs a summary of it needs what that summary folded: read then, and run again.
+  // The live list is the input; a fold that absorbs a summary of it needs what that summary folded: held by the session,
+  // or else read then, and run again.
   const folded = new Map<string, readonly ContextItem[]>();
   const context = {
     now,
@@ -39,7 +42,7 @@ export async function runTurnPipeline(
     historyBudget: s.historyBudget,
     ...(s.request === undefined ? {} : { request: requestFrame(s.request, s.window, s.outputReserve, tokenizer) }),
     rules: s.rules,
-    foldedOf: (key: string) => folded.get(key),
+    foldedOf: (key: string) => folded.get(key) ?? held(key),
     cache: s.rulesCache,
     ...(s.band === undefined ? {} : { band: s.band }),
     ...(summarizer === undefined ? {} : { summarizer }),

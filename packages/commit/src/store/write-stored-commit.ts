@@ -59,6 +59,8 @@ export interface CommitWrite {
   readonly message: string;
   /** The tools the commit advertises, stored under `tools/`. @defaultValue none (and a base's `tools/` is removed) */
   readonly tools?: CommitTools;
+  /** Told the oid of each fold tree written (a new summary's, nested ones included). */
+  readonly onFoldTree?: (summaryKey: string, tree: string) => void;
 }
 
 interface Pending {
@@ -136,6 +138,7 @@ async function anyOrder(ctx: GitContext, base: StoredCommit | null, w: CommitWri
       const prev = e?.get(item.key);
       return prev !== undefined && item.mergedInto !== undefined && sameItem(foldInto(prev.item, item.mergedInto), item) ? prev.oid : undefined;
     },
+    ...(w.onFoldTree === undefined ? {} : { onTree: w.onFoldTree }),
   };
   const foldTrees = new Map<string, string>();
   let kept = 0;

@@ -43,6 +43,8 @@ export interface FoldSource {
   originOf(key: string): string | undefined;
   /** Oid of the base's live blob of `item`, when `item` is that blob's item as folded. */
   storedOid(item: ContextItem): string | undefined;
+  /** Told the oid of each summary's tree written. */
+  readonly onTree?: (summaryKey: string, tree: string) => void;
 }
 
 /**
@@ -63,7 +65,9 @@ export async function writeFoldTree(ctx: GitContext, key: string, src: FoldSourc
     const sub = src.treeOf(item.key) ?? (await writeFoldTree(ctx, item.key, src));
     entries.push({ mode: '040000', path: name, oid: sub, type: 'tree' });
   }
-  return writeTree(ctx, entries);
+  const tree = await writeTree(ctx, entries);
+  src.onTree?.(key, tree);
+  return tree;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
