@@ -14,12 +14,6 @@ export interface Protection {
   readonly latestUser: string | undefined;
   /** Whether the tool result `key` is superseded by a later identical call or operation on the same path. */
   superseded(key: string): boolean;
-  /** The session's graph scan and its chain-removal stamp now: with {@link Protection.droppedSince}, what left the chain since. */
-  chainStamp(): { readonly scan: object; readonly stamp: number };
-  /** Keys that left the chain of `scan` since `stamp`; undefined when that is not known (another scan, or too long ago). */
-  droppedSince(scan: object, stamp: number): readonly string[] | undefined;
-  /** Position in the list of the assistant or tool item `key`. */
-  positionOf(key: string): number | undefined;
 }
 
 /** How much of the critical chain is protected: all of it, its newest part within `chainShare`, or none. */
@@ -170,16 +164,6 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
     },
     superseded(key) {
       return synced().superseded(key);
-    },
-    chainStamp() {
-      const sc = synced();
-      return { scan: sc, stamp: sc.dropStamp };
-    },
-    droppedSince(at, stamp) {
-      return at === synced() ? scan.droppedSince(stamp) : undefined;
-    },
-    positionOf(key) {
-      return synced().positionOf(key);
     },
   };
   byOpts.set(id, out);

@@ -19,9 +19,6 @@ interface Undo {
   readonly prev: unknown;
 }
 
-/** Removals of chain keys kept for {@link SpanScan.droppedSince}. */
-const MAX_DROPS = 4096;
-
 /** Per-content memos of the scans of a cache (pure functions of immutable blocks, so keyed by the block objects). */
 interface ScanMemos {
   readonly fail: WeakMap<Result, boolean>;
@@ -102,9 +99,6 @@ export class SpanScan {
   private log: Undo[] = [];
   /** Keys of the chosen results. */
   private readonly chainKeys = new Set<string>();
-  /** Keys removed from `chainKeys`, the latest last; the first had stamp `dropsBase`. */
-  private drops: string[] = [];
-  private dropsBase = 0;
   /** Position of each graph node in the last synced list. */
   private at: number[] = [];
   /** The last synced list. */
@@ -314,29 +308,13 @@ export class SpanScan {
   private unchoose(step: number): void {
     const r = this.chosen[step];
     if (r === undefined || r < 0) return;
-    const key = this.keys[r] as string;
-    this.chainKeys.delete(key);
-    if (this.drops.length >= MAX_DROPS) {
-      this.dropsBase += this.drops.length / 2;
-      this.drops = this.drops.slice(this.drops.length / 2);
-    }
-    this.drops.push(key);
+    this.chainKeys.delete(this.keys[r] as string);
   }
 
   /** Position of the graph node `key` in the last synced list. */
   positionOf(key: string): number | undefined {
     const j = this.indexOf.get(key);
     return j === undefined ? undefined : this.at[j];
-  }
-
-  /** A stamp of the chain's removals so far, for {@link droppedSince}. */
-  get dropStamp(): number {
-    return this.dropsBase + this.drops.length;
-  }
-
-  /** Keys removed from the chain since `stamp` (some may be back on it); undefined when they are no longer known. */
-  droppedSince(stamp: number): readonly string[] | undefined {
-    return stamp < this.dropsBase ? undefined : this.drops.slice(stamp - this.dropsBase);
   }
 
   /** The highest-index result of round `prev` below `i` sharing a distinctive token with step `i`, or -1. */

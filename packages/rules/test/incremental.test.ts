@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Node } from '@ctxgit/dag';
-import { defaultRules, runPipeline, RulesOverBudgetError, type ContextItem, type PipelineContext, type PipelineResult } from '../src/index.js';
+import { defaultRules, runPipeline, RulesCache, RulesOverBudgetError, type ContextItem, type PipelineContext, type PipelineResult } from '../src/index.js';
 import { FoldStore, MIN, quarterTokenizer } from './helpers.js';
 import { event, toNodes } from './random-session.js';
 
-/** The same run on a deep copy of the parent: no recorded edits, memos or validity marks to lean on. */
+/** The same run on a deep copy of the parent with a fresh cache and rules: no recorded edits, memos, validity marks or rule state to lean on. */
 const fromScratch = (parent: readonly ContextItem[], batch: readonly Node[], ctx: PipelineContext): PipelineResult =>
-  runPipeline(structuredClone(parent) as ContextItem[], batch, ctx);
+  runPipeline(structuredClone(parent) as ContextItem[], batch, { ...ctx, cache: new RulesCache() });
 
 const outcome = (run: () => PipelineResult): PipelineResult | string => {
   try {
@@ -34,11 +34,13 @@ describe('runs that build on the previous result', () => {
         const points = [...new Set(cuts.map((c) => Math.min(c, nodes.length)))].sort((a, b) => a - b).concat(nodes.length);
         let items: readonly ContextItem[] = [];
         const store = new FoldStore();
+        // One cache for the session, as a Session keeps one: its runs take the incremental paths (and its rules keep their state).
+        const cache = new RulesCache();
         let from = 0;
         for (const [step, to] of points.entries()) {
           if (to <= from) continue;
           const batch = nodes.slice(from, to);
-          const ctx: PipelineContext = { now: ((batch.at(-1) as Node).createdAt ?? 0) + MIN, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs }, foldedOf: store.get };
+          const ctx: PipelineContext = { now: ((batch.at(-1) as Node).createdAt ?? 0) + MIN, tokenizer: quarterTokenizer, historyBudget: budget, band: { epochs }, foldedOf: store.get, cache };
           if (step === branchAt && batch.length > 1) {
             // A sibling: another continuation of the same parent runs first (a retry with fewer nodes).
             const sibling = outcome(() => runPipeline(items, batch.slice(0, 1), ctx));

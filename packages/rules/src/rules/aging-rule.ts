@@ -7,7 +7,6 @@ import { resolveRulesOptions } from '../resolve-options.js';
 import type { Rule } from '../rule.js';
 import { tailStart } from '../tail-start.js';
 import { agedBlocks } from './aged-blocks.js';
-import { Visits } from './aging-visits.js';
 
 /** Position of the last assistant item, or -1. */
 function lastAssistant(items: readonly ContextItem[]): number {
@@ -42,8 +41,6 @@ function isShortLived(it: ContextItem, o: ResolvedRulesOptions): boolean {
  */
 export function agingRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
-  // What it decided on the lists it returned: a later run visits only what may decide otherwise.
-  const visits = new Visits();
   return {
     name: 'aging',
     version: 2,
@@ -54,7 +51,7 @@ export function agingRule(options: RulesOptions = {}): Rule {
       const prot = protectionOf(items, o, ctx);
       const edit = new ListEdit(items, ctx.cache);
       const lastA = lastAssistant(items);
-      for (const i of visits.toVisit(ctx.cache, items, candidates, tail, prot)) {
+      for (const i of candidates) {
         const it = items[i] as ContextItem;
         if (it.role !== 'tool' || it.state !== 'full' || it.locked) continue;
         const shortLived = i < lastA && isShortLived(it, o);
@@ -63,7 +60,7 @@ export function agingRule(options: RulesOptions = {}): Rule {
         if (reason === undefined) continue;
         edit.set(i, { ...it, state: 'aged', reason, blocks: agedBlocks(it.blocks, it.outputChars, o) });
       }
-      return visits.remember(edit.done(), tail, prot);
+      return edit.done();
     },
   };
 }
