@@ -70,33 +70,7 @@ describe('a session that keeps its cache decides as one opened afresh', () => {
   for (const budget of [4000, 8000, 16_000]) {
     it(`every corpus conversation, call by call, under ${budget} tokens`, () => {
       let calls = 0;
-      for (const f of files) {
-        f.transcripts.forEach((t, k) => {
-          const nodes = transcriptNodes(t, `c${k}`);
-          const cache = new RulesCache();
-          const folds = new FoldStore();
-          let items: readonly ContextItem[] = [];
-          let from = 0;
-          for (let i = 1; i < nodes.length; i++) {
-            if ((nodes[i] as Node).role !== 'assistant') continue;
-            const batch = nodes.slice(from, i);
-            from = i;
-            if (batch.length === 0) continue;
-            const ctx = { now: (batch.at(-1) as Node).createdAt, tokenizer, historyBudget: budget, foldedOf: folds.get };
-            let warm: PipelineResult;
-            try {
-              warm = runPipeline(items, batch, { ...ctx, cache });
-            } catch (e) {
-              if (e instanceof RulesOverBudgetError) break;
-              throw e;
-            }
-            const cold = runPipeline(structuredClone(items) as ContextItem[], batch, { ...ctx, cache: new RulesCache() });
-            expect(warm.items, `${f.file} #${k} call before ${(nodes[i] as Node).id}`).toEqual(cold.items);
-            items = folds.add(warm).items;
-            calls++;
-          }
-        });
-      }
+      for (const f of files) f.transcripts.forEach((t, k) => void (calls += replayBoth(transcriptNodes(t, `c${k}`), budget, `${f.file} #${k}`)));
       expect(calls).toBeGreaterThan(1000);
     });
   }
