@@ -9,10 +9,13 @@ export interface CachedFold {
 /**
  * What the live summaries of a session's latest commit folded, by fold-tree oid, as the session's own commits made
  * them: a fold that absorbs one of those summaries (a merge of summaries) reads its items here instead of from the
- * packs, and the rules run once instead of again after the read. Holds the trees of the live summaries and of the
- * summaries directly under them; a cold session reads them from storage as before. A tree oid names its content, so an
- * entry is never stale. Belongs to one session object.
+ * packs, and the rules run once instead of again after the read. Holds, under each live summary, the trees a brief
+ * may open (the newest nested summaries first, up to {@link KEPT_UNDER} items); a cold session reads them from storage
+ * as before. A tree oid names its content, so an entry is never stale. Belongs to one session object.
  */
+/** Items kept under one live summary: as many as a fold's brief opens (the fold rule's `BRIEF_SOURCES`). */
+const KEPT_UNDER = 256;
+
 export class FoldCache {
   #entries = new Map<string, CachedFold>();
 
@@ -22,17 +25,21 @@ export class FoldCache {
   }
 
   /**
-   * After a commit: holds the trees of its live summaries (`live`: key → tree oid) and of the summaries directly under
-   * them, from `made` (the trees the commit wrote) or what was held; drops the rest.
+   * After a commit: holds the trees of its live summaries (`live`: key → tree oid) and, under each, the trees of the
+   * summaries nested in it, the newest first, while at most {@link KEPT_UNDER} items are held for it; from `made` (the
+   * trees the commit wrote) or what was held. Drops the rest.
    */
   retain(live: ReadonlyMap<string, string>, made: ReadonlyMap<string, CachedFold>): void {
     const next = new Map<string, CachedFold>();
-    const keep = (tree: string): CachedFold | undefined => {
+    const keep = (tree: string, left: number): number => {
       const e = made.get(tree) ?? this.#entries.get(tree);
-      if (e !== undefined) next.set(tree, e);
-      return e;
+      if (e === undefined || e.items.length > left) return left;
+      next.set(tree, e);
+      let rest = left - e.items.length;
+      for (const under of [...e.trees.values()].reverse()) rest = keep(under, rest);
+      return rest;
     };
-    for (const tree of live.values()) for (const under of keep(tree)?.trees.values() ?? []) keep(under);
+    for (const tree of live.values()) keep(tree, KEPT_UNDER);
     this.#entries = next;
   }
 }
