@@ -6,6 +6,9 @@ export interface CachedFold {
   readonly trees: ReadonlyMap<string, string>;
 }
 
+/** Items kept under one live summary: as many as a fold's brief opens (the fold rule's `BRIEF_SOURCES`). */
+const KEPT_UNDER = 256;
+
 /**
  * What the live summaries of a session's latest commit folded, by fold-tree oid, as the session's own commits made
  * them: a fold that absorbs one of those summaries (a merge of summaries) reads its items here instead of from the
@@ -13,11 +16,10 @@ export interface CachedFold {
  * may open (the newest nested summaries first, up to {@link KEPT_UNDER} items); a cold session reads them from storage
  * as before. A tree oid names its content, so an entry is never stale. Belongs to one session object.
  */
-/** Items kept under one live summary: as many as a fold's brief opens (the fold rule's `BRIEF_SOURCES`). */
-const KEPT_UNDER = 256;
-
 export class FoldCache {
   #entries = new Map<string, CachedFold>();
+  /** The live summaries of the last {@link FoldCache.retain}: a commit that folds nothing keeps its base's map. */
+  #live: ReadonlyMap<string, string> | undefined;
 
   /** The items of the fold tree `tree`, when held. */
   get(tree: string): CachedFold | undefined {
@@ -27,9 +29,13 @@ export class FoldCache {
   /**
    * After a commit: holds the trees of its live summaries (`live`: key → tree oid) and, under each, the trees of the
    * summaries nested in it, the newest first, while at most {@link KEPT_UNDER} items are held for it; from `made` (the
-   * trees the commit wrote) or what was held. Drops the rest.
+   * trees the commit wrote) or what was held. Drops the rest; a commit with the live summaries of the last call and no
+   * new tree changes nothing.
    */
   retain(live: ReadonlyMap<string, string>, made: ReadonlyMap<string, CachedFold>): void {
+    // the same live summaries and nothing new: what they reach is what is held
+    if (made.size === 0 && live === this.#live) return;
+    this.#live = live;
     const next = new Map<string, CachedFold>();
     const keep = (tree: string, left: number): number => {
       const e = made.get(tree) ?? this.#entries.get(tree);
