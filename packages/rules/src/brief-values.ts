@@ -1,5 +1,7 @@
+import { remembered } from './block-memo.js';
 import { distinctiveTokens } from './distinctive-tokens.js';
-import type { ContextItem } from './item.js';
+import type { Block, ContextItem } from './item.js';
+import type { RulesCache } from './rules-cache.js';
 
 const encoder = new TextEncoder();
 /** A run that may be a value a later call passes on: letters, digits and identifier punctuation. */
@@ -15,19 +17,46 @@ interface Candidate {
   readonly rank: number;
 }
 
-/** Keys of the JSON arguments of the calls in the span: a result field of the same name is a value a call takes. */
-function argumentKeys(items: readonly ContextItem[]): Set<string> {
-  const keys = new Set<string>();
+/**
+ * A value as a block offers it: `field` a JSON field's string (or a key that is itself a code), `quantity` a JSON
+ * field's number, `kept` a value of a `VALUES:` line, `run` an identifier-shaped run of plain text.
+ */
+interface Offer {
+  readonly label: string;
+  readonly value: string;
+  readonly kind: 'field' | 'quantity' | 'kept' | 'run';
+}
+
+/** What a block offers the `VALUES:` line before a span ranks it: a call's argument keys, a result's values. */
+interface BlockValues {
+  readonly offers: WeakMap<Block, readonly Offer[]>;
+  readonly keys: WeakMap<Block, readonly string[]>;
+}
+
+function newBlockValues(): BlockValues {
+  return { offers: new WeakMap(), keys: new WeakMap() };
+}
+
+/** The keys (lower case) of a call's JSON arguments, nested ones included. */
+function callKeys(b: Block): string[] {
+  const keys: string[] = [];
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (typeof v === 'object' && v !== null) {
       for (const [k, x] of Object.entries(v)) {
-        keys.add(k.toLowerCase());
+        keys.push(k.toLowerCase());
         walk(x);
       }
     }
   };
-  for (const it of items) for (const b of it.blocks) if (b.type === 'tool_call') walk(parse(b.arguments));
+  if (b.type === 'tool_call') walk(parse(b.arguments));
+  return keys;
+}
+
+/** Keys of the JSON arguments of the calls in the span: a result field of the same name is a value a call takes. */
+function argumentKeys(items: readonly ContextItem[], memo: BlockValues | undefined): Set<string> {
+  const keys = new Set<string>();
+  for (const it of items) for (const b of it.blocks) if (b.type === 'tool_call') for (const k of remembered(memo?.keys, b, callKeys)) keys.add(k);
   return keys;
 }
 
@@ -55,6 +84,38 @@ const coded = (s: string): boolean => LETTER.test(s) && DIGIT.test(s);
 /** Identifier-shaped: letters with digits, or joined by `_ - / . :` (a path, a key, a code). */
 const idShaped = (s: string): boolean => (LETTER.test(s) && DIGIT.test(s)) || /[A-Za-z][_\/.:-][A-Za-z0-9]/.test(s);
 
+/** The values of a `VALUES:` line in `text` (an aged result's stub, a nested summary's brief), in their order. */
+function keptOffers(text: string): Offer[] {
+  return (VALUES_LINE.exec(text)?.[1]?.split(', ') ?? []).map((value) => ({ label: '', value, kind: 'kept' }));
+}
+
+/** What a block offers: a nested summary's text its kept values; a tool result its JSON fields, else its kept values and identifier-shaped runs. */
+function blockOffers(b: Block): Offer[] {
+  if (b.type === 'text') return keptOffers(b.text);
+  if (b.type !== 'tool_result') return [];
+  const json = parse(b.output);
+  if (json === undefined) {
+    const out = keptOffers(b.output);
+    for (const m of b.output.matchAll(RUN)) if (m[0].length >= 5 && m[0].length <= 64 && idShaped(m[0])) out.push({ label: '', value: m[0], kind: 'run' });
+    return out;
+  }
+  const out: Offer[] = [];
+  const walk = (v: unknown, key: string): void => {
+    if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        // a key that is itself a code (`credit_card_4421486`) is a value of its container (`payment_methods`)
+        if (coded(k) && /[0-9]{3}/.test(k) && valueLike(k)) out.push({ label: key, value: k, kind: 'field' });
+        walk(x, coded(k) ? key : k);
+      }
+    } else if (typeof v === 'string' && valueLike(v.trim())) out.push({ label: key, value: v.trim(), kind: 'field' });
+    // a quantity under a structured field name (`total_baggages`) is what an update call passes back
+    else if (typeof v === 'number' && key !== '') out.push({ label: key, value: String(v), kind: 'quantity' });
+  };
+  walk(json, '');
+  return out;
+}
+
 /**
  * The distinctive values of the tool results in `originals`, ranked by how likely a later call is to reuse them, on
  * one line `VALUES: key=value, …` of at most `allowance` bytes (UTF-8), or `''` when none fits. From a JSON result,
@@ -66,57 +127,34 @@ const idShaped = (s: string): boolean => (LETTER.test(s) && DIGIT.test(s)) || /[
  *
  * @param originals - The folded items, in list order.
  * @param allowance - Byte allowance of the line.
+ * @param cache - Where what each block offers is remembered (a session's {@link RulesCache}). Default: none.
  * @returns The line, or `''`.
  * @example
  * ```ts
  * briefValues([lookupItem], 200); // 'VALUES: user_id=mia_li_3668, payment_id=credit_card_4421486, …'
  * ```
  */
-export function briefValues(originals: readonly ContextItem[], allowance: number): string {
-  const args = argumentKeys(originals);
+export function briefValues(originals: readonly ContextItem[], allowance: number, cache?: RulesCache): string {
+  const memo = cache?.part(newBlockValues);
+  const args = argumentKeys(originals, memo);
   const stepWords: string[] = [];
   for (const it of originals) for (const b of it.blocks) if (it.role === 'assistant' && b.type === 'text') stepWords.push(b.text);
   for (const it of originals) for (const b of it.blocks) if (b.type === 'tool_call') stepWords.push(b.arguments);
   const reused = distinctiveTokens(stepWords.join('\n'));
   const out: Candidate[] = [];
   let rank = 0;
-  const add = (label: string, value: string, named: boolean, field = false, kept = false): void => {
-    const score = (named ? 4 : 0) + (kept ? 4 : 0) + (field ? 2 : 0) + (idShaped(value) ? 2 : 0) + (reused.has(value.toLowerCase()) ? 1 : 0);
-    out.push({ label, value, score, rank: rank++ });
-  };
-  // the values a `VALUES:` line in `text` kept (an aged result's stub, a nested summary's brief): ranked as kept, in their order
-  const addKept = (text: string): void => {
-    for (const part of VALUES_LINE.exec(text)?.[1]?.split(', ') ?? []) add('', part, false, false, true);
+  const add = (o: Offer): void => {
+    const named = (o.kind === 'field' || o.kind === 'quantity') && args.has(o.label.toLowerCase());
+    const field = o.kind === 'quantity' && o.label.includes('_');
+    const score = (named ? 4 : 0) + (o.kind === 'kept' ? 4 : 0) + (field ? 2 : 0) + (idShaped(o.value) ? 2 : 0) + (reused.has(o.value.toLowerCase()) ? 1 : 0);
+    out.push({ label: o.label, value: o.value, score, rank: rank++ });
   };
   for (let i = originals.length - 1; i >= 0; i--) {
     const it = originals[i] as ContextItem;
-    if (it.folded !== undefined) {
-      for (const b of it.blocks) if (b.type === 'text') addKept(b.text);
-      continue;
-    }
-    if (it.role !== 'tool') continue;
+    if (it.folded === undefined && it.role !== 'tool') continue;
     for (const b of it.blocks) {
-      if (b.type !== 'tool_result') continue;
-      const json = parse(b.output);
-      if (json !== undefined) {
-        const walk = (v: unknown, key: string): void => {
-          if (Array.isArray(v)) v.forEach((x) => walk(x, key));
-          else if (typeof v === 'object' && v !== null) {
-            for (const [k, x] of Object.entries(v)) {
-              // a key that is itself a code (`credit_card_4421486`) is a value of its container (`payment_methods`)
-              if (coded(k) && /[0-9]{3}/.test(k) && valueLike(k)) add(key, k, args.has(key.toLowerCase()));
-              walk(x, coded(k) ? key : k);
-            }
-          }
-          else if (typeof v === 'string' && valueLike(v.trim())) add(key, v.trim(), args.has(key.toLowerCase()));
-          // a quantity under a structured field name (`total_baggages`) is what an update call passes back
-          else if (typeof v === 'number' && key !== '') add(key, String(v), args.has(key.toLowerCase()), key.includes('_'));
-        };
-        walk(json, '');
-        continue;
-      }
-      addKept(b.output);
-      for (const m of b.output.matchAll(RUN)) if (m[0].length >= 5 && m[0].length <= 64 && idShaped(m[0])) add('', m[0], false);
+      if (it.folded !== undefined ? b.type !== 'text' : b.type !== 'tool_result') continue;
+      for (const o of remembered(memo?.offers, b, blockOffers)) add(o);
     }
   }
   out.sort((a, b) => b.score - a.score || a.rank - b.rank);
@@ -125,12 +163,15 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
   const seen = new Set<string>();
   const parts: string[] = [];
   for (const c of out) {
+    const sep = parts.length > 0 ? 2 : 0;
+    // a part takes at least a byte per UTF-16 unit: one that cannot fit is passed over before it is encoded
+    if (used + sep + c.value.length + (c.label === '' ? 0 : c.label.length + 1) > allowance) continue;
     const v = c.value.replace(/[\n,]/g, ' ');
     const part = c.label === '' ? v : `${c.label}=${v}`;
     // a value says it once, unless a field names it (`total_baggages=0` next to `nonfree_baggages=0`)
     const id = c.label === '' || idShaped(v) ? v : part;
     if (seen.has(id)) continue;
-    const cost = encoder.encode(part).length + (parts.length > 0 ? 2 : 0);
+    const cost = encoder.encode(part).length + sep;
     if (used + cost > allowance) continue;
     seen.add(id);
     used += cost;

@@ -37,13 +37,13 @@ export function defaultBrief(originals: readonly ContextItem[], briefBytes = 140
   const tools = span.some((it) => it.role === 'tool');
   // Without tool work: a digest of the messages. With it (or a nested summary's values): up to half the allowance
   // carries the values later calls are likely to pass on, and the continuation view the rest.
-  const values = tools || span.some((it) => it.folded !== undefined) ? briefValues(span, Math.floor(briefBytes / 2)) : '';
+  const values = tools || span.some((it) => it.folded !== undefined) ? briefValues(span, Math.floor(briefBytes / 2), cache) : '';
   const left = briefBytes - bytes(values);
   const text = (allowance: number): string => (tools ? analyzeSpan(span, { briefBytes: Math.max(64, allowance), ...opts }).continuation.text : conversationBrief(span, Math.max(64, allowance)));
   // The words the steps wrote themselves that neither spells (what a later step writes again) take up to SAID_SHARE
   // of what the values leave; the view (or digest) is written again into what they do not take.
   const first = text(Math.ceil(left * (1 - SAID_SHARE)));
-  const said = saidWords(span, left - bytes(first), `${first}\n${values}`);
+  const said = saidWords(span, left - bytes(first), `${first}\n${values}`, cache);
   const view = bytes(first) + bytes(said) < left ? text(left - bytes(said)) : first;
   return join(view, values, said);
 }

@@ -1,5 +1,7 @@
+import { remembered } from './block-memo.js';
 import { isCommonWord } from './distinctive-tokens.js';
-import type { ContextItem } from './item.js';
+import type { Block, ContextItem } from './item.js';
+import type { RulesCache } from './rules-cache.js';
 
 const encoder = new TextEncoder();
 /** A run of letters, digits and identifier punctuation, as a later step would write a name, a path or a word. */
@@ -43,6 +45,16 @@ function argumentText(args: string): string {
 
 const wordsOf = (text: string): Set<string> => new Set(runs(text).map((w) => w.toLowerCase()));
 
+/** The words of each block, remembered per block (a block never changes). */
+function newBlockWords(): WeakMap<Block, readonly string[]> {
+  return new WeakMap();
+}
+
+/** The words a block wrote: a text's, a call's arguments'. */
+function blockWords(b: Block): string[] {
+  return b.type === 'text' ? runs(b.text) : b.type === 'tool_call' ? runs(argumentText(b.arguments)) : [];
+}
+
 /**
  * The distinctive words the steps of a span wrote themselves — the agent's text and the arguments of its calls —
  * on one line `SAID: w1 w2 …` of at most `allowance` bytes (UTF-8), or `''` when none fits. An agent names again
@@ -54,26 +66,25 @@ const wordsOf = (text: string): Set<string> => new Set(runs(text).map((w) => w.t
  * @param originals - The folded items, in list order.
  * @param allowance - Byte allowance of the line.
  * @param written - Text the brief already holds (its other lines): a word it spells is not said again.
+ * @param cache - Where the words of each block are remembered (a session's {@link RulesCache}). Default: none.
  * @returns The line, or `''`.
  * @example
  * ```ts
  * saidWords([step, result], 120); // 'SAID: fields.py TimeDelta serialization rounding'
  * ```
  */
-export function saidWords(originals: readonly ContextItem[], allowance: number, written = ''): string {
+export function saidWords(originals: readonly ContextItem[], allowance: number, written = '', cache?: RulesCache): string {
+  const memo = cache?.part(newBlockWords);
   const already = wordsOf(written);
   const words = new Map<string, { word: string; steps: number; rank: number }>();
   let rank = 0;
   for (let i = originals.length - 1; i >= 0; i--) {
     const it = originals[i] as ContextItem;
-    const texts: string[] = [];
-    for (const b of it.blocks) {
-      // the agent's text, and a nested summary's brief (what it kept of its steps, in its view and its lines)
-      if (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) texts.push(b.text);
-      else if (b.type === 'tool_call' && it.folded === undefined) texts.push(argumentText(b.arguments));
-    }
+    // the agent's text, and a nested summary's brief (what it kept of its steps, in its view and its lines); no run
+    // crosses a line, so the words of the blocks one after the other are those of their texts joined
+    const said = it.blocks.filter((b) => (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) || (b.type === 'tool_call' && it.folded === undefined));
     const here = new Set<string>();
-    for (const word of runs(texts.join('\n'))) {
+    for (const word of said.flatMap((b) => remembered(memo, b, blockWords))) {
       const key = word.toLowerCase();
       if (here.has(key) || isCommonWord(key) || already.has(key)) continue;
       here.add(key);
@@ -87,6 +98,8 @@ export function saidWords(originals: readonly ContextItem[], allowance: number, 
   let used = encoder.encode(head).length;
   const parts: string[] = [];
   for (const w of ranked) {
+    // a word takes at least a byte per UTF-16 unit: one that cannot fit is passed over before it is encoded
+    if (used + w.word.length + 1 > allowance) continue;
     const cost = encoder.encode(w.word).length + 1;
     if (used + cost > allowance) continue;
     used += cost;

@@ -1,0 +1,36 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenizer, type Tokenizer } from '@ctxgit/tokenize';
+import { briefValues } from '../src/brief-values.js';
+import { itemFromNode, RulesCache, type ContextItem } from '../src/index.js';
+import { saidWords } from '../src/said-words.js';
+import { loadCorpus, transcriptNodes } from './corpus-replay.js';
+
+let tokenizer: Tokenizer;
+beforeAll(async () => {
+  tokenizer = await loadTokenizer('o200k_base');
+});
+
+/** Every corpus conversation's items, as the pipeline makes them from its nodes. */
+function conversations(): { name: string; items: ContextItem[] }[] {
+  return loadCorpus().flatMap((f) => f.transcripts.map((t, k) => ({ name: `${f.corpus}/${f.file} #${k}`, items: transcriptNodes(t, `c${k}`).map((n) => itemFromNode(n, tokenizer)) })));
+}
+
+// The brief's lines remember what each block offers in the session's RulesCache: with it, and read again from the
+// memo on overlapping spans, they must be what they are without it (the plain path is the oracle).
+describe('brief lines with a RulesCache', () => {
+  it('give the lines of the plain path on every corpus conversation, spans overlapping', () => {
+    let spans = 0;
+    for (const { name, items } of conversations()) {
+      const cache = new RulesCache();
+      for (let end = 4; end <= items.length; end += 3) {
+        const span = items.slice(Math.max(0, end - 40), end);
+        for (const allowance of [120, 700]) {
+          expect(briefValues(span, allowance, cache), `${name} ..${end} values`).toBe(briefValues(span, allowance));
+          expect(saidWords(span, allowance, 'already said', cache), `${name} ..${end} said`).toBe(saidWords(span, allowance, 'already said'));
+        }
+        spans++;
+      }
+    }
+    expect(spans).toBeGreaterThan(100);
+  });
+});
