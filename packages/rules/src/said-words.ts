@@ -45,14 +45,29 @@ function argumentText(args: string): string {
 
 const wordsOf = (text: string): Set<string> => new Set(runs(text).map((w) => w.toLowerCase()));
 
+/** A word as a block first spells it, and its key (lower case). */
+interface Said {
+  readonly word: string;
+  readonly key: string;
+}
+
 /** The words of each block, remembered per block (a block never changes). */
-function newBlockWords(): WeakMap<Block, readonly string[]> {
+function newBlockWords(): WeakMap<Block, readonly Said[]> {
   return new WeakMap();
 }
 
-/** The words a block wrote: a text's, a call's arguments'. */
-function blockWords(b: Block): string[] {
-  return b.type === 'text' ? runs(b.text) : b.type === 'tool_call' ? runs(argumentText(b.arguments)) : [];
+/** The words a block wrote (a text's, a call's arguments'), each once in its first spelling, common words left out. */
+function blockWords(b: Block): Said[] {
+  const text = b.type === 'text' ? b.text : b.type === 'tool_call' ? argumentText(b.arguments) : '';
+  const out: Said[] = [];
+  const seen = new Set<string>();
+  for (const word of runs(text)) {
+    const key = word.toLowerCase();
+    if (seen.has(key) || isCommonWord(key)) continue;
+    seen.add(key);
+    out.push({ word, key });
+  }
+  return out;
 }
 
 /**
@@ -76,21 +91,22 @@ function blockWords(b: Block): string[] {
 export function saidWords(originals: readonly ContextItem[], allowance: number, written = '', cache?: RulesCache): string {
   const memo = cache?.part(newBlockWords);
   const already = wordsOf(written);
-  const words = new Map<string, { word: string; steps: number; rank: number }>();
+  const words = new Map<string, { readonly word: string; steps: number; readonly rank: number }>();
   let rank = 0;
   for (let i = originals.length - 1; i >= 0; i--) {
     const it = originals[i] as ContextItem;
-    // the agent's text, and a nested summary's brief (what it kept of its steps, in its view and its lines); no run
-    // crosses a line, so the words of the blocks one after the other are those of their texts joined
-    const said = it.blocks.filter((b) => (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) || (b.type === 'tool_call' && it.folded === undefined));
     const here = new Set<string>();
-    for (const word of said.flatMap((b) => remembered(memo, b, blockWords))) {
-      const key = word.toLowerCase();
-      if (here.has(key) || isCommonWord(key) || already.has(key)) continue;
-      here.add(key);
-      const seen = words.get(key);
-      if (seen === undefined) words.set(key, { word, steps: 1, rank: rank++ });
-      else words.set(key, { ...seen, steps: seen.steps + 1 });
+    for (const b of it.blocks) {
+      // the agent's text, and a nested summary's brief (what it kept of its steps, in its view and its lines)
+      const said = (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) || (b.type === 'tool_call' && it.folded === undefined);
+      if (!said) continue;
+      for (const { word, key } of remembered(memo, b, blockWords)) {
+        if (here.has(key) || already.has(key)) continue;
+        here.add(key);
+        const seen = words.get(key);
+        if (seen === undefined) words.set(key, { word, steps: 1, rank: rank++ });
+        else seen.steps++;
+      }
     }
   }
   const ranked = [...words.values()].sort((a, b) => b.steps - a.steps || a.rank - b.rank);
