@@ -31,17 +31,12 @@ interface Offer {
 interface BlockValues {
   readonly offers: WeakMap<Block, readonly Offer[]>;
   readonly keys: WeakMap<Block, readonly string[]>;
-  readonly said: WeakMap<Block, ReadonlySet<string>>;
 }
 
 function newBlockValues(): BlockValues {
-  return { offers: new WeakMap(), keys: new WeakMap(), said: new WeakMap() };
+  return { offers: new WeakMap(), keys: new WeakMap() };
 }
 
-/** The distinctive tokens a step wrote in a block: an agent's text, a call's arguments. */
-function stepTokens(b: Block): Set<string> {
-  return distinctiveTokens(b.type === 'text' ? b.text : b.type === 'tool_call' ? b.arguments : '');
-}
 
 /** The keys (lower case) of a call's JSON arguments, nested ones included. */
 function callKeys(b: Block): string[] {
@@ -144,12 +139,10 @@ export function briefValues(originals: readonly ContextItem[], allowance: number
   const memo = cache?.part(newBlockValues);
   const args = argumentKeys(originals, memo);
   // what the steps wrote: no token crosses a block, so the union of the blocks' tokens is their text's
-  const reused = new Set<string>();
-  for (const it of originals) {
-    for (const b of it.blocks) {
-      if ((it.role === 'assistant' && b.type === 'text') || b.type === 'tool_call') for (const t of remembered(memo?.said, b, stepTokens)) reused.add(t);
-    }
-  }
+  const stepWords: string[] = [];
+  for (const it of originals) for (const b of it.blocks) if (it.role === 'assistant' && b.type === 'text') stepWords.push(b.text);
+  for (const it of originals) for (const b of it.blocks) if (b.type === 'tool_call') stepWords.push(b.arguments);
+  const reused = distinctiveTokens(stepWords.join('\n'));
   const out: Candidate[] = [];
   let rank = 0;
   const add = (o: Offer): void => {
