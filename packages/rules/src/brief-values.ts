@@ -37,7 +37,6 @@ function newBlockValues(): BlockValues {
   return { offers: new WeakMap(), keys: new WeakMap() };
 }
 
-
 /** The keys (lower case) of a call's JSON arguments, nested ones included. */
 function callKeys(b: Block): string[] {
   const keys: string[] = [];
@@ -138,7 +137,6 @@ function blockOffers(b: Block): Offer[] {
 export function briefValues(originals: readonly ContextItem[], allowance: number, cache?: RulesCache): string {
   const memo = cache?.part(newBlockValues);
   const args = argumentKeys(originals, memo);
-  // what the steps wrote: no token crosses a block, so the union of the blocks' tokens is their text's
   const stepWords: string[] = [];
   for (const it of originals) for (const b of it.blocks) if (it.role === 'assistant' && b.type === 'text') stepWords.push(b.text);
   for (const it of originals) for (const b of it.blocks) if (b.type === 'tool_call') stepWords.push(b.arguments);
