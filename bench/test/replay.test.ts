@@ -1,6 +1,7 @@
 import { itemFromNode } from '@ctxgit/rules';
 import { describe, expect, it } from 'vitest';
 import { canonicalRequest } from '../src/eval/canonical-request.js';
+import { chainSessions } from '../src/eval/chain-sessions.js';
 import { fullHistoryPolicy } from '../src/eval/policies/full-history.js';
 import { slidingWindowPolicy } from '../src/eval/policies/sliding-window.js';
 import { prepareCalls } from '../src/eval/prepare-calls.js';
@@ -41,6 +42,34 @@ describe('prepareCalls', () => {
       ['n4', 4, ['n2', 'n3'], ['deploy/settings.yaml'], 3, null],
       ['n6', 6, ['n4', 'n5'], ['deploy/settings.yaml'], 5, null],
     ]);
+  });
+
+  it('in a chained session, counts a reuse only from the step\'s own conversation', () => {
+    // Two conversations chained: the second one's agent never saw the first one's tool result, so the path it writes
+    // (found by its own tool) is a reuse, the word it shares with the first one's result is not.
+    const first = { id: 'a', corpus: 'synthetic', nodes: nodes.slice(0, 5), timestamps: false };
+    const second = {
+      id: 'b',
+      corpus: 'synthetic',
+      nodes: [
+        node('m1', 0, 'user', 'Check the release.'),
+        node('m2', 1, 'assistant', 'Listing.'),
+        node('m3', 2, 'tool', 'release/notes.md', { name: 'ls', input: {}, caller: 'm2' }),
+        node('m4', 3, 'assistant', 'Reading release/notes.md next to deploy/settings.yaml.', { predecessor: 'm2' }),
+      ],
+      timestamps: false,
+    };
+    const chained = chainSessions('long', [first, second], 3);
+    const steps = prepareCalls(chained, (n) => itemFromNode(n, charTokenizer)).map((c) => [c.step.id, c.reused]);
+    expect(steps).toEqual([
+      ['0.0.n2', []],
+      ['0.0.n4', ['deploy/settings.yaml']],
+      ['0.1.m2', []],
+      ['0.1.m4', ['release/notes.md']],
+    ]);
+    // Read as one conversation, the second one's step would count the first one's path too.
+    const { conversationOf: _, ...plain } = chained;
+    expect(prepareCalls(plain, (n) => itemFromNode(n, charTokenizer)).at(-1)?.reused).toEqual(['release/notes.md', 'deploy/settings.yaml']);
   });
 });
 

@@ -12,7 +12,7 @@ export interface PreparedCall {
   /** Nodes appended since the previous call. */
   readonly newNodes: readonly Node[];
   readonly step: Node;
-  /** Identifiers the step reuses from earlier tool results (see {@link reusedIdentifiers}). */
+  /** Identifiers the step reuses from earlier tool results of its own conversation (see {@link reusedIdentifiers}). */
   readonly reused: readonly string[];
   /** Of `reused`, those shaped like identifiers where the step writes them (see {@link shapedReuses}). */
   readonly reusedShaped: readonly string[];
@@ -27,7 +27,8 @@ const isDemo = (node: Node): boolean => (node.metadata?.['source'] as { is_demo?
 
 /**
  * Cuts a transcript into its model calls: one per assistant node that has history before it and is not a
- * demonstration.
+ * demonstration. In a chained session (`conversationOf`), the identifiers a step reuses are looked for in its own
+ * conversation (and the system items) only: the agent that wrote it never saw the others.
  * @example
  * ```ts
  * const calls = prepareCalls(transcript, (node) => itemFromNode(node, tokenizer));
@@ -46,7 +47,9 @@ export function prepareCalls(transcript: Transcript, toItem: (node: Node) => Con
     const issued = nodes.slice(j + 1).filter((node) => node.role === 'tool' && node.caller === step.id);
     const previous = history[history.length - 1] as Node;
     const now = transcript.timestamps ? previous.createdAt : previous.seq;
-    const reused = reusedIdentifiers(history, step, issued, cache);
+    const own = transcript.conversationOf;
+    const seen = own === undefined ? history : history.filter((n) => n.role === 'system' || own.get(n.id) === own.get(step.id));
+    const reused = reusedIdentifiers(seen, step, issued, cache);
     calls.push({
       history,
       historyItems: items.slice(0, j),

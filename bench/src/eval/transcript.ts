@@ -10,4 +10,9 @@ export interface Transcript {
   readonly nodes: readonly Node[];
   /** True when the source carries real timestamps (then the cache lifetime is applied). */
   readonly timestamps: boolean;
+  /**
+   * For a session chained from several conversations: node id → the conversation it was written in. A step can
+   * only have reused what its own conversation showed it, so dependency recall reads that conversation alone.
+   */
+  readonly conversationOf?: ReadonlyMap<string, string>;
 }
