@@ -1,5 +1,6 @@
 import { remembered } from './block-memo.js';
 import { distinctiveTokens } from './distinctive-tokens.js';
+import { idShaped } from './id-shaped.js';
 import type { Block, ContextItem } from './item.js';
 import type { RulesCache } from './rules-cache.js';
 
@@ -80,9 +81,6 @@ const VALUES_LINE = /^VALUES: (.*)$/m;
 
 /** A code: letters with digits (`credit_card_4421486`, `NO6JO3`, `src/a1.ts`). */
 const coded = (s: string): boolean => LETTER.test(s) && DIGIT.test(s);
-
-/** Identifier-shaped: letters with digits, or joined by `_ - / . :` (a path, a key, a code). */
-const idShaped = (s: string): boolean => (LETTER.test(s) && DIGIT.test(s)) || /[A-Za-z][_\/.:-][A-Za-z0-9]/.test(s);
 
 /** The values of a `VALUES:` line in `text` (an aged result's stub, a nested summary's brief), in their order. */
 function keptOffers(text: string): Offer[] {

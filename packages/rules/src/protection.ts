@@ -1,5 +1,6 @@
 import { containsToken } from './contains-token.js';
 import { distinctiveTokens } from './distinctive-tokens.js';
+import { idShaped } from './id-shaped.js';
 import type { ContextItem } from './item.js';
 import type { ResolvedRulesOptions } from './options.js';
 import type { RuleContext } from './rule.js';
@@ -60,26 +61,58 @@ function scanFor(cache: RulesCache, items: readonly ContextItem[]): SpanScan {
   return scan;
 }
 
-/** Distinctive tokens the steps after position `from` write: their text and the arguments of the calls they issue. */
-function stepTokensAfter(items: readonly ContextItem[], from: number): ReadonlySet<string> {
+/** The string values of a call's JSON arguments, one a line (not their names); the text itself when it is not JSON. */
+function argumentValues(args: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) walk(x);
+  };
+  walk(parsed);
+  return out.join('\n');
+}
+
+/** A run of identifier characters as written (its shape is read before it is lower-cased). */
+const RUN = /[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]/g;
+
+/**
+ * The values the steps after position `from` pass on: the distinctive tokens of their text and of their calls'
+ * argument values that are shaped like identifiers (a code, a path, a name joined by `_ . / : -`). Not the names of
+ * the arguments (every call of a tool repeats them) nor plain words: a result that shares only those with the new
+ * work is not what the new work uses.
+ */
+function valuesAfter(items: readonly ContextItem[], from: number): ReadonlySet<string> {
   const parts: string[] = [];
   for (let i = from + 1; i < items.length; i++) {
     const it = items[i] as ContextItem;
     if (it.state === 'summarized' || it.state === 'summary') continue;
     for (const b of it.blocks) {
       if (it.role === 'assistant' && b.type === 'text') parts.push(b.text);
-      else if (b.type === 'tool_call') parts.push(b.arguments);
+      else if (b.type === 'tool_call') parts.push(argumentValues(b.arguments));
     }
   }
-  return distinctiveTokens(parts.join('\n'));
+  const text = parts.join('\n');
+  const shaped = new Set<string>();
+  for (const m of text.matchAll(RUN)) if (idShaped(m[0])) shaped.add(m[0].toLowerCase());
+  const out = new Set<string>();
+  for (const t of distinctiveTokens(text)) if (shaped.has(t)) out.add(t);
+  return out;
 }
 
 /**
  * Protected items: system items, the latest user item, pinned and anchor items, protected tools, and the
  * tool results of the critical chain of {@link analyzeSpan} (`includeSummarized`) — all, or newest first while
  * their tokens fit in `chainShare` of the history budget, or none. A chain result before the latest user turn
- * is protected, once a step has answered that turn, only if a step since the turn reuses it (its work ended when
- * the new turn started new work). Memoized per list in `ctx.cache`; the graph is kept there per session and brought
+ * is protected, once a step has answered that turn, only if a step since the turn passes on one of its values (an
+ * identifier-shaped token of the step's text or of its calls' argument values): its work ended when the new turn
+ * started new work. Memoized per list in `ctx.cache`; the graph is kept there per session and brought
  * up to date from the first changed item.
  */
 export function protectionOf(items: readonly ContextItem[], options: ResolvedRulesOptions, ctx: RuleContext, chainLimit: ChainLimit = 'all'): Protection {
@@ -110,7 +143,7 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
     return scan;
   };
   // A chain's work ends with its task: once a step has answered the latest user turn, a result before that turn stays
-  // on the chain only if a step since the turn reuses one of its distinctive tokens (their words and call arguments).
+  // on the chain only if a step since the turn passes on one of its values (a shared argument name or word is not use).
   // Until a step has answered, nothing is released: the turn may be a confirmation that the next step acts on.
   let since: ReadonlySet<string> | undefined;
   const answered = latestUserAt >= 0 && items.slice(latestUserAt + 1).some((it) => it.role === 'assistant' && it.state !== 'summarized');
@@ -120,7 +153,7 @@ export function protectionOf(items: readonly ContextItem[], options: ResolvedRul
     if (!answered || at === undefined || at > latestUserAt) return true;
     let hit = live.get(it.key);
     if (hit === undefined) {
-      since ??= stepTokensAfter(items, latestUserAt);
+      since ??= valuesAfter(items, latestUserAt);
       const result = it.blocks.find((b) => b.type === 'tool_result');
       const text = result?.type === 'tool_result' ? result.output.toLowerCase() : '';
       hit = false;

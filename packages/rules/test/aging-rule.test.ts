@@ -125,4 +125,33 @@ describe('protection lets go', () => {
   it('keeps a chain result that a step since the new turn reuses', () => {
     expect(chainStates(true)).toEqual(['aged', 'aged', 'aged', 'full', 'aged']);
   });
+
+  /** Task 1 on JSON records that all name `record_id` and say `delayed`; then a new turn whose step looks up `record`. */
+  const records = (record: string): string[] => {
+    const b = new NodeBuilder();
+    b.text('user', 'trace the record');
+    for (let i = 0; i < 5; i++) {
+      b.text('assistant', i === 0 ? 'start' : `follow REC${i - 1}X`);
+      b.tool('lookup', { record_id: `REC${i}X` }, JSON.stringify({ record_id: `REC${i}X`, status: 'delayed', note: 'd'.repeat(200) }));
+    }
+    b.text('user', 'now another record');
+    b.text('assistant', `checking the delayed record ${record}`);
+    b.tool('lookup', { record_id: record }, JSON.stringify({ record_id: record, status: 'delayed' }));
+    for (let i = 0; i < 3; i++) {
+      b.text('assistant', `other ${i}`);
+      b.tool('other', { q: `o${i}` }, 'e'.repeat(200));
+    }
+    return runPipeline([], b.nodes, { ...base, rules: [agingRule()] })
+      .items.filter((i) => i.role === 'tool' && (i.blocks[0] as { name: string }).name === 'lookup')
+      .map((i) => i.state)
+      .slice(0, 5);
+  };
+
+  it('lets a chain result go when the new work shares only an argument name or a plain word with it', () => {
+    expect(records('NEW77Q')).toEqual(['aged', 'aged', 'aged', 'aged', 'aged']);
+  });
+
+  it('keeps a chain result whose value the new work passes on', () => {
+    expect(records('REC3X')).toEqual(['aged', 'aged', 'aged', 'full', 'aged']);
+  });
 });
