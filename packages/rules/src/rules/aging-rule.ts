@@ -22,7 +22,7 @@ function isShortLived(it: ContextItem, o: ResolvedRulesOptions): boolean {
 }
 
 /**
- * Tool aging (`aging@2`): a `full` tool item outside the tail window (the last `tailTurns` = 3 assistant
+ * Tool aging (`aging@3`): a `full` tool item outside the tail window (the last `tailTurns` = 3 assistant
  * turns) becomes `aged` with reason `tail_window`: its result turns into the one-line stub
  * `[tool <name>] output: <first stubChars=80 chars>… (<N> chars)` (kept as is when not shorter) and its call keeps the arguments cut to
  * `callArgsChars` (200). A result superseded by a later identical call or a later operation on the same
@@ -43,7 +43,7 @@ export function agingRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'aging',
-    version: 2,
+    version: 3,
     apply(items, ctx) {
       const candidates = factsOf(ctx.cache, items).fullTools;
       if (candidates.length === 0 || !ctx.epochOpen(items)) return items;
