@@ -24,6 +24,15 @@ describe('benchmarksPage from a fixture JSON', () => {
     expect(markdown).toContain('Test CPU');
   });
 
+  it("says which run measured a topic merged in from another run, and nothing for a topic of the page's run", () => {
+    const [first] = Object.keys(results.topics);
+    const topics = { ...results.topics, [first as string]: { ...(results.topics[first as string] as object), stamp: { ...results.stamp, commit: 'fedcba9876543210fedcba9876543210fedcba98', date: '2026-01-02T03:04:05.000Z' } } };
+    const page = benchmarksPage({ ...results, topics } as BenchResults).markdown;
+    expect(page).toContain("Measured by another run than the page's: commit `fedcba987654`, 2026-01-02T03:04:05.000Z, load at start 0.50 / 0.40 / 0.30.");
+    expect(page.match(/Measured by another run/g)).toHaveLength(1);
+    expect(markdown).not.toContain('Measured by another run');
+  });
+
   it('has one policy table per budget, with a row per policy', () => {
     expect(markdown).toContain('### All corpora, budget 2k tokens');
     expect(markdown).toContain('### All corpora, budget 4k tokens');

@@ -21,10 +21,14 @@ export interface RunStamp {
   readonly durationMs: number;
 }
 
-/** One per-topic benchmark: its JSON result, or why it failed. */
-export type TopicOutcome =
+/**
+ * One per-topic benchmark: its JSON result, or why it failed; `stamp` when it was measured by another run than the
+ * one of the file's stamp (a topic rerun on its own and merged in).
+ */
+export type TopicOutcome = (
   | { readonly ok: true; readonly durationMs: number; readonly result: unknown }
-  | { readonly ok: false; readonly durationMs: number; readonly error: string };
+  | { readonly ok: false; readonly durationMs: number; readonly error: string }
+) & { readonly stamp?: RunStamp };
 
 /** The whole of `bench/results/latest.json`. */
 export interface BenchResults {

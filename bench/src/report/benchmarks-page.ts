@@ -282,6 +282,8 @@ export function benchmarksPage(results: BenchResults): BenchmarksPage {
     out.push(`### ${TOPIC_TITLES[topic] ?? topic} (\`bench/src/${topic}.ts\`)`, '');
     const note = TOPIC_NOTES[topic];
     if (note !== undefined) out.push(note, '');
+    const own = outcome.stamp;
+    if (own !== undefined && own.commit !== s.commit) out.push(`Measured by another run than the page's: commit \`${own.commit.slice(0, 12)}\`${own.dirty ? ' (dirty)' : ''}, ${own.date}, load at start ${own.loadAverage.map((x) => x.toFixed(2)).join(' / ')}.`, '');
     if (outcome.ok) {
       out.push(`Run time ${(outcome.durationMs / 1000).toFixed(1)} s.`, '', jsonTables(outcome.result, 4), '');
       for (const c of perTopic.filter((c) => c.file.startsWith(`topic-${topic}-`) || c.file === `topic-${topic}.svg`)) out.push(`![${c.title}](benchmarks/${c.file})`, '');
