@@ -1,16 +1,18 @@
 import { spawnSync } from 'node:child_process';
+import * as nodeFs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { compareAndSwapRef } from '../src/git/compare-and-swap-ref.js';
 import { GitIoError, InvalidNameError, ObjectNotFoundError, RefConflictError } from '../src/git/errors.js';
 import type { FsLike, FsPromisesLike } from '../src/git/fs-like.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { listRefs } from '../src/git/list-refs.js';
+import { openGit } from '../src/git/open-git.js';
 import { readRef } from '../src/git/read-ref.js';
 import { recoverStaleLocks } from '../src/git/recover-stale-locks.js';
 import { writeBlob } from '../src/git/write-blob.js';
 import { writeCommit } from '../src/git/write-commit.js';
 import { writeTree } from '../src/git/write-tree.js';
-import { AUTHOR, FS_KINDS, fsckStrict, git } from './git-fixtures.js';
+import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
 
 async function commits(ctx: GitContext, n: number): Promise<string[]> {
   const tree = await writeTree(ctx, [{ mode: '100644', path: 'f', oid: await writeBlob(ctx, 'f'), type: 'blob' }]);
@@ -189,5 +191,35 @@ describe('refs interoperate with the git binary', () => {
     expect(run.stderr).toMatch(/File exists|Unable to create/u);
     await ctx.fs.promises.unlink(`${ctx.gitdir}/refs/ctxgit/dag.lock`);
     expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+  });
+});
+
+describe('ref-sized reads', () => {
+  test('go through readFileSync when the fs has it and through promises otherwise, with the same results', async () => {
+    const dir = await tempRepoDir();
+    const seen = { sync: [] as string[], promises: [] as string[] };
+    const withSync: FsLike = {
+      promises: { ...nodeFs.promises, readFile: (p: string) => (seen.promises.push(p), nodeFs.promises.readFile(p)) } as unknown as FsPromisesLike,
+      readFileSync: (p: string) => (seen.sync.push(p), nodeFs.readFileSync(p)),
+    };
+    const a = await openGit({ dir, fsync: false, fs: withSync });
+    const [c0, c1] = await commits(a, 2);
+    if (c0 === undefined || c1 === undefined) throw new Error('commits');
+    await compareAndSwapRef(a, 'refs/ctxgit/s', null, c0);
+    await compareAndSwapRef(a, 'refs/ctxgit/s', c0, c1);
+    expect(await readRef(a, 'refs/ctxgit/s')).toBe(c1);
+    expect(await readRef(a, 'refs/ctxgit/none')).toBeNull();
+    const refReads = (paths: readonly string[]): string[] => paths.filter((p) => p.includes('/refs/') || p.endsWith('packed-refs'));
+    expect(refReads(seen.sync).length).toBeGreaterThan(0);
+    expect(refReads(seen.promises)).toEqual([]);
+    // the same repository through promises alone
+    const b = await openGit({ dir, fsync: false, fs: { promises: withSync.promises } });
+    seen.sync.length = 0;
+    expect(await readRef(b, 'refs/ctxgit/s')).toBe(c1);
+    expect(await readRef(b, 'refs/ctxgit/none')).toBeNull();
+    await compareAndSwapRef(b, 'refs/ctxgit/s', c1, c0);
+    expect(seen.sync).toEqual([]);
+    expect(refReads(seen.promises).length).toBeGreaterThan(0);
+    expect(await readRef(a, 'refs/ctxgit/s')).toBe(c0);
   });
 });

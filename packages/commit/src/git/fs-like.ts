@@ -50,4 +50,11 @@ export interface FsPromisesLike {
  */
 export interface FsLike {
   readonly promises: FsPromisesLike;
+  /**
+   * Reads a whole file at once (`node:fs`'s `readFileSync`). Optional: with it the refs, their locks and
+   * `packed-refs`, files of a few dozen bytes read several times a turn, are read in one call instead of the four
+   * round trips of `promises.readFile` (a 100-turn session's turn on disk: 13.7 ms against 14.8); without it (a
+   * wrapper that implements `promises` alone) they are read through `promises`. `node:fs` and memfs have it.
+   */
+  readonly readFileSync?: (path: string) => Uint8Array | string;
 }

@@ -36,6 +36,17 @@ export async function readFileOrNull(ctx: GitContext, path: string): Promise<Uin
   }
 }
 
+/** {@link readFileOrNull} for a ref-sized file (a ref, a lock, `packed-refs`): one synchronous read when the fs has it. */
+export async function readSmallFileOrNull(ctx: GitContext, path: string): Promise<Uint8Array | null> {
+  if (ctx.fs.readFileSync === undefined) return readFileOrNull(ctx, path);
+  try {
+    return toBytes(ctx.fs.readFileSync(path));
+  } catch (err) {
+    if (isNotFound(err) || errnoOf(err) === 'EISDIR') return null;
+    throw new GitIoError('read', path, err);
+  }
+}
+
 export async function pathExists(ctx: GitContext, path: string): Promise<boolean> {
   try {
     await ctx.fs.promises.stat(path);

@@ -1,6 +1,6 @@
 import { CorruptObjectError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
-import { readFileOrNull } from './fs-ops.js';
+import { readSmallFileOrNull } from './fs-ops.js';
 import { isOid } from './oid.js';
 
 function parseLoose(ref: string, bytes: Uint8Array): string {
@@ -12,7 +12,7 @@ function parseLoose(ref: string, bytes: Uint8Array): string {
 /** The refs of `packed-refs` (written by `git pack-refs` / `git gc`), name → oid. */
 export async function readPackedRefs(ctx: GitContext): Promise<Map<string, string>> {
   const refs = new Map<string, string>();
-  const bytes = await readFileOrNull(ctx, `${ctx.gitdir}/packed-refs`);
+  const bytes = await readSmallFileOrNull(ctx, `${ctx.gitdir}/packed-refs`);
   if (bytes === null) return refs;
   for (const line of Buffer.from(bytes).toString('utf8').split('\n')) {
     if (line === '' || line.startsWith('#') || line.startsWith('^')) continue;
@@ -25,7 +25,7 @@ export async function readPackedRefs(ctx: GitContext): Promise<Map<string, strin
 
 /** The oid a ref holds (loose file first, then packed-refs), or null. */
 export async function readRefValue(ctx: GitContext, ref: string): Promise<string | null> {
-  const loose = await readFileOrNull(ctx, `${ctx.gitdir}/${ref}`);
+  const loose = await readSmallFileOrNull(ctx, `${ctx.gitdir}/${ref}`);
   if (loose !== null) return parseLoose(ref, loose);
   return (await readPackedRefs(ctx)).get(ref) ?? null;
 }

@@ -1,6 +1,6 @@
 import { GitIoError, RefConflictError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
-import { errnoOf, readFileOrNull, unlinkQuietly, writeExclusive } from './fs-ops.js';
+import { errnoOf, readSmallFileOrNull, unlinkQuietly, writeExclusive } from './fs-ops.js';
 import type { LockOwner, LockVerdict } from './lock-record.js';
 import { judgeLock, lockBytes, parseLock } from './lock-record.js';
 import { stateOf } from './state.js';
@@ -54,7 +54,7 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 /** The lock's bytes and mtime, read twice around the stat so that both describe one file; null when it is gone. */
 async function readLock(ctx: GitContext, path: string): Promise<SeenLock | null> {
   for (;;) {
-    const bytes = await readFileOrNull(ctx, path);
+    const bytes = await readSmallFileOrNull(ctx, path);
     if (bytes === null) return null;
     let mtimeMs: number;
     try {
@@ -63,7 +63,7 @@ async function readLock(ctx: GitContext, path: string): Promise<SeenLock | null>
       if (errnoOf(err) === 'ENOENT') return null;
       throw new GitIoError('stat', path, err);
     }
-    const again = await readFileOrNull(ctx, path);
+    const again = await readSmallFileOrNull(ctx, path);
     if (again === null) return null;
     if (same(bytes, again)) return { bytes, mtimeMs };
   }
@@ -113,7 +113,7 @@ function judge(ctx: GitContext, seen: SeenLock, staleMs: number, now: number): L
 
 /** True while `held` is still the file at its path (nobody took it over). */
 export async function stillHeld(ctx: GitContext, held: HeldLock): Promise<boolean> {
-  const now = await readFileOrNull(ctx, held.path);
+  const now = await readSmallFileOrNull(ctx, held.path);
   return now !== null && same(now, held.bytes);
 }
 
@@ -138,7 +138,7 @@ export async function releaseLock(ctx: GitContext, held: HeldLock): Promise<void
  * gone at its last check and fails retryably, having written nothing. True when `judged` was removed.
  */
 async function moveAway(ctx: GitContext, path: string, judged: Uint8Array): Promise<boolean> {
-  const current = await readFileOrNull(ctx, path);
+  const current = await readSmallFileOrNull(ctx, path);
   if (current === null || !same(current, judged)) return false;
   const moved = movedPath(path, stateOf(ctx).nonce());
   try {
@@ -147,7 +147,7 @@ async function moveAway(ctx: GitContext, path: string, judged: Uint8Array): Prom
     if (errnoOf(err) === 'ENOENT') return false;
     throw new GitIoError('rename', path, err);
   }
-  const got = await readFileOrNull(ctx, moved);
+  const got = await readSmallFileOrNull(ctx, moved);
   if (got !== null && !same(got, judged)) {
     try {
       await createWith(ctx, path, got, stateOf(ctx).nonce());
@@ -247,7 +247,7 @@ export async function sweepLeftovers(ctx: GitContext, lockPath: string, names: r
     removed.push(`${dir}/${name}`);
   }
   if (values.length > 0) {
-    const current = await readFileOrNull(ctx, lockPath);
+    const current = await readSmallFileOrNull(ctx, lockPath);
     const owner: LockOwner | null = current === null ? null : parseLock(current);
     for (const name of values) {
       if (owner !== null && name === `${base}~new-${owner.nonce}.lock`) continue;
