@@ -1,3 +1,4 @@
+import { argumentText } from './argument-text.js';
 import { containsToken } from './contains-token.js';
 import { distinctiveTokens } from './distinctive-tokens.js';
 import { idShaped } from './id-shaped.js';
@@ -61,24 +62,6 @@ function scanFor(cache: RulesCache, items: readonly ContextItem[]): SpanScan {
   return scan;
 }
 
-/** The string values of a call's JSON arguments, one a line (not their names); the text itself when it is not JSON. */
-function argumentValues(args: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args) as unknown;
-  } catch {
-    return args;
-  }
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) walk(x);
-  };
-  walk(parsed);
-  return out.join('\n');
-}
-
 /** A run of identifier characters as written (its shape is read before it is lower-cased). */
 const RUN = /[A-Za-z0-9][A-Za-z0-9_./:-]*[A-Za-z0-9]/g;
 
@@ -95,7 +78,7 @@ function valuesAfter(items: readonly ContextItem[], from: number): ReadonlySet<s
     if (it.state === 'summarized' || it.state === 'summary') continue;
     for (const b of it.blocks) {
       if (it.role === 'assistant' && b.type === 'text') parts.push(b.text);
-      else if (b.type === 'tool_call') parts.push(argumentValues(b.arguments));
+      else if (b.type === 'tool_call') parts.push(argumentText(b.arguments, false));
     }
   }
   const text = parts.join('\n');

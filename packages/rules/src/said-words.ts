@@ -1,3 +1,4 @@
+import { argumentText } from './argument-text.js';
 import { remembered } from './block-memo.js';
 import { isCommonWord } from './distinctive-tokens.js';
 import type { Block, ContextItem } from './item.js';
@@ -20,29 +21,6 @@ function runs(text: string): string[] {
   return out;
 }
 
-/** The string values and keys of JSON arguments, one a line (so an escaped newline does not glue words); else the text. */
-function argumentText(args: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args) as unknown;
-  } catch {
-    return args;
-  }
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === 'object' && v !== null) {
-      for (const [k, x] of Object.entries(v)) {
-        out.push(k);
-        walk(x);
-      }
-    }
-  };
-  walk(parsed);
-  return out.join('\n');
-}
-
 const wordsOf = (text: string): Set<string> => new Set(runs(text).map((w) => w.toLowerCase()));
 
 /** A word as a block first spells it, and its key (lower case). */
@@ -58,7 +36,7 @@ function newBlockWords(): WeakMap<Block, readonly Said[]> {
 
 /** The words a block wrote (a text's, a call's arguments'), each once in its first spelling, common words left out. */
 function blockWords(b: Block): Said[] {
-  const text = b.type === 'text' ? b.text : b.type === 'tool_call' ? argumentText(b.arguments) : '';
+  const text = b.type === 'text' ? b.text : b.type === 'tool_call' ? argumentText(b.arguments, true) : '';
   const out: Said[] = [];
   const seen = new Set<string>();
   for (const word of runs(text)) {
