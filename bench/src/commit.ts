@@ -38,6 +38,11 @@ export interface CommitBenchRow {
   readonly items: number;
   /** One turn: append the messages since the last call + commit + render + append the assistant's reply. */
   readonly turnMedianMs: number;
+  /**
+   * `turnMedianMs` of each round of this row, ascending (a full run measures every row three times, the sizes
+   * interleaved, and reports the round with the median of these: one round's median moves ±30 % with the machine).
+   */
+  readonly turnMedianMsRounds: readonly number[];
   readonly turnP95Ms: number;
   /** The slowest turn (a fold turn, when there is one). */
   readonly turnMaxMs: number;
@@ -201,7 +206,7 @@ const WARMUP_TURNS = 3;
 /** Tokens: below gpt-4o's 128,000 so that the timed turns reach the fold band (every 12 to 30 turns on this corpus). */
 const WINDOW = 32_000;
 
-async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: number, measured: number): Promise<CommitBenchRow> {
+async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: number, measured: number): Promise<Omit<CommitBenchRow, 'turnMedianMsRounds'>> {
   let t = 1_700_000_000_000;
   const clock = (): number => (t += 1000);
   let dir: string | undefined;
@@ -299,8 +304,9 @@ async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: numbe
 /**
  * Runs the engine benchmark.
  *
- * @param opts - `quick`: memfs at 100 and 1,000 turns, disk at 100, 20 measured turns, no fsync row; else 100,
- *   1,000 and 10,000 on memfs and disk with 150 measured turns, plus disk+fsync at 100 with 20
+ * @param opts - `quick`: memfs at 100 and 1,000 turns, disk at 100, 20 measured turns, no fsync row, one round; else
+ *   100, 1,000 and 10,000 on memfs and disk with 150 measured turns, plus disk+fsync at 100 with 20, in three rounds
+ *   (each row reported by its round of median turn)
  * @returns the figures
  * @example
  * ```ts
@@ -312,23 +318,33 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
   const sizes = opts.quick ? [100, 1000] : [100, 1000, 10_000];
   // 150 turns reach the fold band several times after the prefix's fold.
   const measured = opts.quick ? 20 : 150;
-  const rows: CommitBenchRow[] = [];
+  const rounds = opts.quick ? 1 : 3;
+  const made = new Map<string, Omit<CommitBenchRow, 'turnMedianMsRounds'>[]>();
   const failures: string[] = [];
   const largest = Math.max(...sizes);
   const chain = await chainCorpus(largest + WARMUP_TURNS + measured);
   const attempt = async (fsKind: CommitBenchFs, n: number, m: number): Promise<void> => {
     try {
-      rows.push(await measure(chain, fsKind, n, m));
+      const row = await measure(chain, fsKind, n, m);
+      made.set(`${fsKind} ${n}`, [...(made.get(`${fsKind} ${n}`) ?? []), row]);
     } catch (err) {
       failures.push(`${fsKind} ${n} turns failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
   // Disk first: a 10,000-turn memfs repository leaves a heap whose collection would land in the next row. A
-  // throwaway run first warms the JIT and the temp directory, which would otherwise land in the first row.
-  await measure(chain, 'disk', 100, 20);
-  for (const n of opts.quick ? [100] : sizes) await attempt('disk', n, measured);
-  if (!opts.quick) await attempt('disk+fsync', 100, 20);
-  for (const n of sizes) await attempt('memfs', n, measured);
+  // throwaway run first warms the JIT and the temp directory, which would otherwise land in the first row (and takes
+  // the collection of the previous round's heap). Each round measures every row once, so that the sizes a ratio
+  // divides are measured close in time.
+  for (let round = 0; round < rounds; round++) {
+    await measure(chain, 'disk', 100, 20);
+    for (const n of opts.quick ? [100] : sizes) await attempt('disk', n, measured);
+    if (!opts.quick) await attempt('disk+fsync', 100, 20);
+    for (const n of sizes) await attempt('memfs', n, measured);
+  }
+  const rows: CommitBenchRow[] = [...made.values()].map((all) => {
+    const sorted = [...all].sort((a, b) => a.turnMedianMs - b.turnMedianMs);
+    return { ...(sorted[Math.floor(sorted.length / 2)] as Omit<CommitBenchRow, 'turnMedianMsRounds'>), turnMedianMsRounds: sorted.map((r) => Number(r.turnMedianMs.toFixed(2))) };
+  });
   const ratio = (fsKind: CommitBenchFs, f: (r: CommitBenchRow) => number): number => {
     const small = rows.find((r) => r.fs === fsKind && r.turns === 100);
     const large = rows.filter((r) => r.fs === fsKind).sort((a, b) => b.turns - a.turns)[0];
