@@ -23,7 +23,7 @@ import { entryInput } from '@ctxgit/dag';
 import { render } from '@ctxgit/render';
 import { loadCorpus } from './eval/load-corpus.js';
 import { fileSizes, totalBytes } from './file-sizes.js';
-import { median, p95 } from './stats.js';
+import { median, medianRun, p95 } from './stats.js';
 
 /** Where the repository lives. */
 export type CommitBenchFs = 'memfs' | 'disk' | 'disk+fsync';
@@ -342,8 +342,8 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
     for (const n of sizes) await attempt('memfs', n, measured);
   }
   const rows: CommitBenchRow[] = [...made.values()].map((all) => {
-    const sorted = [...all].sort((a, b) => a.turnMedianMs - b.turnMedianMs);
-    return { ...(sorted[Math.floor(sorted.length / 2)] as Omit<CommitBenchRow, 'turnMedianMsRounds'>), turnMedianMsRounds: sorted.map((r) => Number(r.turnMedianMs.toFixed(2))) };
+    const { run, figures } = medianRun(all, (r) => r.turnMedianMs);
+    return { ...run, turnMedianMsRounds: figures.map((ms) => Number(ms.toFixed(2))) };
   });
   const ratio = (fsKind: CommitBenchFs, f: (r: CommitBenchRow) => number): number => {
     const small = rows.find((r) => r.fs === fsKind && r.turns === 100);

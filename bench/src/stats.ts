@@ -38,3 +38,17 @@ export function p95(xs: readonly number[]): number {
 export function p99(xs: readonly number[]): number {
   return percentile(sorted(xs), 99);
 }
+
+/**
+ * Of several runs of one measurement, the run whose `figure` is the median (the upper middle for an even count), with
+ * every run's figure, ascending: a row of figures that all come from one run, and the spread beside it.
+ * @example
+ * ```ts
+ * medianRun([{ ms: 3 }, { ms: 1 }, { ms: 2 }], (r) => r.ms); // { run: { ms: 2 }, figures: [1, 2, 3] }
+ * ```
+ */
+export function medianRun<T>(runs: readonly T[], figure: (run: T) => number): { readonly run: T; readonly figures: number[] } {
+  if (runs.length === 0) throw new Error('medianRun: no runs');
+  const byFigure = [...runs].sort((a, b) => figure(a) - figure(b));
+  return { run: byFigure[byFigure.length >> 1] as T, figures: byFigure.map(figure) };
+}

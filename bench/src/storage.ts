@@ -22,7 +22,7 @@ import { render } from '@ctxgit/render';
 import { fileSizes, totalBytes } from './file-sizes.js';
 import { objectCount } from './git-object-count.js';
 import { chainCorpus, prefix, TurnFeeder } from './commit.js';
-import { median, p95, p99 } from './stats.js';
+import { median, medianRun, p95, p99 } from './stats.js';
 
 /** Figures for one session length. Times in milliseconds. */
 export interface StorageBenchRow {
@@ -177,8 +177,8 @@ export async function runStorageBench(opts: { readonly quick: boolean; readonly 
   for (const n of opts.turns ?? (opts.quick ? [100] : [100, 1000])) {
     const made: Omit<StorageBenchRow, 'foldTurnOverMedianRuns'>[] = [];
     for (let k = 0; k < runs; k++) made.push(await measure(n, opts.quick ? 30 : 100));
-    made.sort((a, b) => a.foldTurnOverMedian - b.foldTurnOverMedian);
-    rows.push({ ...(made[Math.floor(made.length / 2)] as Omit<StorageBenchRow, 'foldTurnOverMedianRuns'>), foldTurnOverMedianRuns: made.map((r) => r.foldTurnOverMedian) });
+    const { run, figures } = medianRun(made, (r) => r.foldTurnOverMedian);
+    rows.push({ ...run, foldTurnOverMedianRuns: figures });
   }
   return rows;
 }
