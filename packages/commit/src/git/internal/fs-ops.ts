@@ -26,25 +26,25 @@ export function toBytes(data: Uint8Array | string): Uint8Array {
   return typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
 }
 
-/** The file's bytes, or null when it (or a directory on its path) does not exist. */
-export async function readFileOrNull(ctx: GitContext, path: string): Promise<Uint8Array | null> {
+/** What `read` returns as bytes, or null when the file (or a directory on its path) does not exist. */
+async function bytesOrNull(path: string, read: () => Promise<Uint8Array | string> | Uint8Array | string): Promise<Uint8Array | null> {
   try {
-    return toBytes(await ctx.fs.promises.readFile(path));
+    return toBytes(await read());
   } catch (err) {
     if (isNotFound(err) || errnoOf(err) === 'EISDIR') return null;
     throw new GitIoError('read', path, err);
   }
 }
 
+/** The file's bytes, or null when it (or a directory on its path) does not exist. */
+export async function readFileOrNull(ctx: GitContext, path: string): Promise<Uint8Array | null> {
+  return bytesOrNull(path, () => ctx.fs.promises.readFile(path));
+}
+
 /** {@link readFileOrNull} for a ref-sized file (a ref, a lock, `packed-refs`): one synchronous read when the fs has it. */
 export async function readSmallFileOrNull(ctx: GitContext, path: string): Promise<Uint8Array | null> {
-  if (ctx.fs.readFileSync === undefined) return readFileOrNull(ctx, path);
-  try {
-    return toBytes(ctx.fs.readFileSync(path));
-  } catch (err) {
-    if (isNotFound(err) || errnoOf(err) === 'EISDIR') return null;
-    throw new GitIoError('read', path, err);
-  }
+  const sync = ctx.fs.readFileSync;
+  return bytesOrNull(path, sync === undefined ? () => ctx.fs.promises.readFile(path) : () => sync.call(ctx.fs, path));
 }
 
 export async function pathExists(ctx: GitContext, path: string): Promise<boolean> {
