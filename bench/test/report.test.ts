@@ -131,6 +131,18 @@ describe('the README table', () => {
     expect(table).toMatch(/\| all \| 2k \| (none|[\d.]+x \([a-z-]+\)) \|/);
   });
 
+  it('names the cost floor over the same baseline when the result has it', () => {
+    if (!results.evaluation.ok) throw new Error('the fixture has an evaluation');
+    const r = results.evaluation.result;
+    const at = r.summaries.filter((s) => s.corpus === 'all' && s.budget === 4000 && !s.policy.startsWith('ctxgit') && s.budgetViolations.count === 0);
+    const id = r.pricings[0]?.id as string;
+    const best = Math.min(...at.map((s) => s.cost[id]?.units ?? Infinity));
+    const floors = { all: Object.fromEntries(r.pricings.map((p) => [p.id, best / 4])) };
+    const table = readmeTable({ ...results, evaluation: { ...results.evaluation, result: { ...r, floors } } }) ?? '';
+    expect(table).toMatch(/\| all \| 4k \| [\d.]+x \([a-z0-9-]+; floor 0\.25x\) \|/);
+    expect(readmeTable(results)).not.toContain('floor');
+  });
+
   it('writeReport writes the page, the charts, and the README only when it has markers', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ctxgit-report-'));
     await mkdir(join(dir, 'docs', 'benchmarks'), { recursive: true });

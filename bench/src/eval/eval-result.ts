@@ -26,4 +26,6 @@ export interface EvalResult {
   readonly renderFallbacks: { readonly count: number; readonly firstError: string | null };
   /** Every policy x budget, for `all` corpora and for each corpus. */
   readonly summaries: readonly PolicySummary[];
+  /** Per corpus, per pricing id: the least any policy can be billed for its calls (see `costFloor`); absent in older results. */
+  readonly floors?: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }

@@ -1,6 +1,7 @@
 import { itemFromNode } from '@ctxgit/rules';
 import { loadTokenizer } from '@ctxgit/tokenize';
 import { chainSessions } from './chain-sessions.js';
+import { costFloor } from './cost-floor.js';
 import { DEFAULT_BUDGETS, LONG_BUDGETS, LONG_CALLS, QUICK_BUDGETS, QUICK_LONG_BUDGETS, QUICK_LONG_CALLS } from './eval-options.js';
 import type { EvalOptions } from './eval-options.js';
 import type { EvalResult } from './eval-result.js';
@@ -52,9 +53,17 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
     }
     return a;
   };
+  const floors: Record<string, Record<string, number>> = {};
+  const addFloor = (corpus: string, units: Record<string, number>): void => {
+    const f = (floors[corpus] ??= {});
+    for (const [id, u] of Object.entries(units)) f[id] = (f[id] ?? 0) + u;
+  };
   const corpusInfo: EvalResult['corpora'][number][] = [];
   const replayAll = async (transcript: Transcript, name: string, atBudgets: readonly number[], inAll: boolean): Promise<number> => {
     const prepared = prepareCalls(transcript, (node) => itemFromNode(node, tokenizer));
+    const floor = costFloor(prepared, meter, PRICINGS);
+    addFloor(name, floor);
+    if (inAll) addFloor('all', floor);
     for (const budget of atBudgets) {
       for (const policy of policies) {
         const records = await replayPolicy(prepared, policy, budget, meter, renderer.render);
@@ -108,5 +117,6 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
     corpora: corpusInfo,
     renderFallbacks: renderer.fallbacks(),
     summaries,
+    floors,
   };
 }

@@ -145,7 +145,7 @@ function evaluationSection(result: EvalResult, charts: readonly Chart[]): string
   out.push(
     '### ctxgit against the cheapest baseline that stays under budget',
     '',
-    'For every corpus and budget (and each corpus chained into one long session): ctxgit\'s billed cost divided by that of the cheapest policy other than ctxgit that sent no request over the budget (masking included; "none" when every baseline went over), under each price model; its dependency recall, over all reused identifiers and over those shaped like identifiers; requests over budget, latest user turn missing, invalid and refused.',
+    'For every corpus and budget (and each corpus chained into one long session): ctxgit\'s billed cost divided by that of the cheapest policy other than ctxgit that sent no request over the budget (masking included; "none" when every baseline went over), under each price model; its dependency recall, over all reused identifiers and over those shaped like identifiers; requests over budget, latest user turn missing, invalid and refused. "floor" divides the least any policy can be billed for the same calls by the same baseline\'s bill: a policy that sends on every call the system items, the latest user turn and the newest round (what was appended since the previous call) whole pays at least the system items and a user turn sent before at the cache-read price, the newest round as a cache write (the base price under OpenAI\'s automatic caching, or under the cacheable minimum) and the request\'s overhead (`bench/src/eval/cost-floor.ts`). It assumes no recall: a policy at the floor forgets everything but the newest round. A target below the floor cannot be met by any such policy.',
     '',
     targetsTable(result),
     '',

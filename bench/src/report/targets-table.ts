@@ -9,7 +9,7 @@ export function budgetsOf(result: EvalResult, corpus: string): readonly number[]
 
 /**
  * ctxgit (policy `ctxgit`) against the cheapest baseline under budget, per corpus and budget: cost ratio per price
- * model, recall (all reused identifiers, and those shaped like identifiers), over budget, latest user missing, invalid, refused.
+ * model (and the corpus's cost floor over the same baseline, when the result has it), recall (all reused identifiers, and those shaped like identifiers), over budget, latest user missing, invalid, refused.
  * @example
  * ```ts
  * targetsTable(result); // '| corpus | budget | cost ÷ cheapest under budget (anthropic-sonnet-4.5) | … |'
@@ -28,7 +28,9 @@ export function targetsTable(result: EvalResult): string {
           const u = x.cost[p.id]?.units ?? Infinity;
           return m === null || u < m.units ? { id: x.policy, units: u } : m;
         }, null);
-        return best === null ? 'none' : `${formatRatio((ours.cost[p.id]?.units ?? 0) / best.units)} (${best.id})`;
+        if (best === null) return 'none';
+        const floor = result.floors?.[corpus]?.[p.id];
+        return `${formatRatio((ours.cost[p.id]?.units ?? 0) / best.units)} (${best.id}${floor === undefined ? '' : `; floor ${formatRatio(floor / best.units)}`})`;
       });
       const shaped = ours.identifierRecall === undefined ? '–' : formatPercent(ours.identifierRecall.share);
       rows.push([corpus, formatBudget(budget), ...ratios, formatPercent(ours.dependencyRecall.share), shaped, String(ours.budgetViolations.count), String(ours.latestUser.misses), String(ours.invalidRequests ?? 0), String(ours.refusals.count)]);
