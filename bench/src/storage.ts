@@ -14,7 +14,7 @@ import * as nodeFs from 'node:fs';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openRepo } from '@ctxgit/commit';
 import type { FsLike } from '@ctxgit/commit';
@@ -47,6 +47,8 @@ export interface StorageBenchRow {
    * handful of fold turns varies from run to run, so the row is the run with the median of these.
    */
   readonly foldTurnOverMedianRuns: readonly number[];
+  /** Garbage-collection pauses inside the slowest fold turn (V8's `gc` performance entries that start in it), in ms. */
+  readonly foldTurnGcMs: number;
   /** Items a turn walks: its parent's live list plus its new items; median and largest over the measured turns. */
   readonly itemsWalkedMedian: number;
   readonly itemsWalkedMax: number;
@@ -110,8 +112,22 @@ async function measure(turns: number, measured: number): Promise<Omit<StorageBen
     const filesBefore = await fileSizes(disk, join(gitdir, 'objects'));
     const objectsBefore = objectCount(gitdir);
     const times: number[] = [];
-    for (let k = 0; k < measured; k++) times.push(await turnOnce(chain.calls[turns + 2 + k] as number));
+    const starts: number[] = [];
+    const gc: { start: number; ms: number }[] = [];
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gc.push({ start: e.startTime, ms: e.duration });
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
+    for (let k = 0; k < measured; k++) {
+      starts.push(performance.now());
+      times.push(await turnOnce(chain.calls[turns + 2 + k] as number));
+    }
+    // gc entries are delivered after the event loop turns
+    await new Promise((resolve) => setImmediate(resolve));
+    gcObserver.disconnect();
     const foldTimes = times.filter((_, k) => folded[k] === true);
+    const slowestFold = foldTimes.length === 0 ? -1 : times.findIndex((x, k) => folded[k] === true && x === Math.max(...foldTimes));
+    const gcIn = (k: number): number => gc.filter((g) => g.start >= (starts[k] as number) && g.start < (starts[k] as number) + (times[k] as number)).reduce((n, g) => n + g.ms, 0);
     // Cold start: a fresh repository object (empty caches) opens the session, finds the latest commit, renders it.
     let read = 0;
     const c0 = performance.now();
@@ -141,6 +157,7 @@ async function measure(turns: number, measured: number): Promise<Omit<StorageBen
       turnWithMaintenanceP99Ms: p99(times.map((x, k) => x + (maintenance[k] ?? 0))),
       foldTurns: foldTimes.length,
       foldTurnOverMedian: foldTimes.length === 0 ? 0 : Number((Math.max(...foldTimes) / median(times)).toFixed(2)),
+      foldTurnGcMs: slowestFold < 0 ? 0 : Number(gcIn(slowestFold).toFixed(1)),
       itemsWalkedMedian: median(walked),
       itemsWalkedMax: Math.max(...walked),
       foldedItems: latestFolded,
@@ -187,11 +204,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const turns = process.argv.find((a) => a.startsWith('--turns='))?.slice('--turns='.length).split(',').map(Number);
   const rows = await runStorageBench({ quick: process.argv.includes('--quick'), ...(turns === undefined ? {} : { turns }) });
   process.stdout.write(
-    'turns | measured | turn median ms | p95 | p99 | maintenance mean ms | max | turn + maintenance p99 | fold turns | slowest fold / median | of each run | items walked median | max | folded items | cold start objects read | its live items | cold start ms | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n',
+    'turns | measured | turn median ms | p95 | p99 | maintenance mean ms | max | turn + maintenance p99 | fold turns | slowest fold / median | of each run | gc in it ms | items walked median | max | folded items | cold start objects read | its live items | cold start ms | files/turn | objects/turn | repo B | git gc B | repo/gc | packs\n',
   );
   for (const r of rows) {
     process.stdout.write(
-      `${[r.turns, r.measured, r.turnMedianMs.toFixed(2), r.turnP95Ms.toFixed(2), r.turnP99Ms.toFixed(2), r.maintenanceMeanMs.toFixed(2), r.maintenanceMaxMs.toFixed(1), r.turnWithMaintenanceP99Ms.toFixed(1), r.foldTurns, r.foldTurnOverMedian, r.foldTurnOverMedianRuns.join(' '), r.itemsWalkedMedian, r.itemsWalkedMax, r.foldedItems, r.coldStartObjectsRead, r.coldStartLiveItems, r.coldStartMs.toFixed(0), r.filesPerTurn.toFixed(2), r.objectsPerTurn.toFixed(1), r.repoBytes, r.gitGcBytes, r.repoOverGitGc, r.packs].join(' | ')}\n`,
+      `${[r.turns, r.measured, r.turnMedianMs.toFixed(2), r.turnP95Ms.toFixed(2), r.turnP99Ms.toFixed(2), r.maintenanceMeanMs.toFixed(2), r.maintenanceMaxMs.toFixed(1), r.turnWithMaintenanceP99Ms.toFixed(1), r.foldTurns, r.foldTurnOverMedian, r.foldTurnOverMedianRuns.join(' '), r.foldTurnGcMs, r.itemsWalkedMedian, r.itemsWalkedMax, r.foldedItems, r.coldStartObjectsRead, r.coldStartLiveItems, r.coldStartMs.toFixed(0), r.filesPerTurn.toFixed(2), r.objectsPerTurn.toFixed(1), r.repoBytes, r.gitGcBytes, r.repoOverGitGc, r.packs].join(' | ')}\n`,
     );
   }
 }
