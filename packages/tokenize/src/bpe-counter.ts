@@ -32,8 +32,13 @@ export class BpeCounter {
 
   count(text: string): number {
     let total = 0;
-    this.pattern.lastIndex = 0;
-    for (const match of text.matchAll(this.pattern)) {
+    // exec on the one pattern, not matchAll: matchAll clones the pattern, and the clone's compiled code comes from
+    // V8's regexp cache, which garbage collection empties (o200k's pattern then takes ~20 ms to compile again)
+    const pattern = this.pattern;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      // the split patterns never match empty; were one to, step past it as matchAll does
+      if (match[0] === '') pattern.lastIndex += (text.codePointAt(pattern.lastIndex) ?? 0) > 0xffff ? 2 : 1;
       const piece = this.bytes(match[0]);
       if (piece.length === 1 || this.ranks.has(piece)) {
         total += 1;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import type { Tiktoken } from 'tiktoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTokenizerLoader, loadTokenizer } from '../src/index.js';
 import type { EncodingName, Tokenizer } from '../src/index.js';
 import { loadCorpusTexts } from './corpus.js';
@@ -89,5 +89,24 @@ describe('lazy loading', () => {
     expect(await loader.load('o200k_base')).toBe(a);
     expect(asked).toEqual(['cl100k_base', 'o200k_base']);
     expect(await loadTokenizer('o200k_base')).not.toBe(a); // nothing is kept in module scope
+  });
+});
+
+describe('the split', () => {
+  it('runs the one compiled pattern, never a clone (matchAll clones it, and V8 compiles a clone of o200k again after GC)', async () => {
+    const tok = await loadTokenizer('o200k_base');
+    const matchAll = vi.spyOn(String.prototype, 'matchAll');
+    try {
+      expect(tok.count('cancel_reservation({"reservation_id":"NQNU5R"}) … (775 chars)')).toBeGreaterThan(10);
+      expect(matchAll).not.toHaveBeenCalled();
+    } finally {
+      matchAll.mockRestore();
+    }
+  });
+
+  it('steps past an empty match, as matchAll would, with a pattern that allows one', async () => {
+    const tok = await loadTokenizer('o200k_base', { importRanks: async () => ({ pat_str: 'a*', bpe_ranks: '', special_tokens: {} }) });
+    // 'b' and '😀' match empty and count nothing; 'aa' is one piece of two bytes with no merges
+    expect(tok.count('baa😀a')).toBe(3);
   });
 });
