@@ -37,8 +37,11 @@ export class BpeCounter {
     const pattern = this.pattern;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      // the split patterns never match empty; were one to, step past it as matchAll does
-      if (match[0] === '') pattern.lastIndex += (text.codePointAt(pattern.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+      // the split patterns never match empty; were one to, step past it as matchAll does (it counts nothing)
+      if (match[0] === '') {
+        pattern.lastIndex += (text.codePointAt(pattern.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+        continue;
+      }
       const piece = this.bytes(match[0]);
       if (piece.length === 1 || this.ranks.has(piece)) {
         total += 1;
