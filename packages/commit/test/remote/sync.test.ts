@@ -161,6 +161,13 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
 }
 
+/** The paths a killer run in `dir` wrote, sorted, without `dir`, lock nonces and temporary names. */
+function writtenPaths(out: string, dir: string): string[] {
+  return [...out.matchAll(/^write \d+ (.*)$/gmu)]
+    .map((m) => (m[1] ?? '').replaceAll(dir, '').replace(/tmp_obj_[^\s/]+/gu, 'tmp_obj').replace(/~(owner|new)-[0-9a-f]+/gu, '~').replace(/[0-9a-f]{8}-\d+_[0-9a-f-]+/gu, 'X'))
+    .sort();
+}
+
 /** Runs the killer fixture to its end or its kill. */
 function runKiller(url: string, dir: string, session: string, writer: string, killAt: number): Promise<{ signal: NodeJS.Signals | null; code: number | null; out: string }> {
   const child = spawn(process.execPath, ['--conditions=@ctxgit/source', '--import', 'tsx', KILLER, url, dir, session, writer, String(killAt)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -202,10 +209,18 @@ describe('a sync killed (SIGKILL) in the middle of its rebase', () => {
     };
 
     // a run without a kill lists the writes from the work ref's creation to the end of the sync
-    const dry = await runKiller(server.url, copy(), 'chat', 'b', Number.POSITIVE_INFINITY);
+    const dryDir = copy();
+    const dry = await runKiller(server.url, dryDir, 'chat', 'b', Number.POSITIVE_INFINITY);
     expect(dry.code, dry.out).toBe(0);
     const writes = [...dry.out.matchAll(/^write (\d+) (.*)$/gmu)].map((m) => ({ n: Number(m[1]), path: m[2] ?? '' }));
     expect(writes.length).toBeGreaterThan(3);
+    // the kill points are the dry run's writes: a second dry run makes the same ones (the same objects, so the same
+    // fan-out directories), only concurrent ones in another order, and with other lock nonces and temporary names
+    resetServer(server.gitdir, saved);
+    const againDir = copy();
+    const again = await runKiller(server.url, againDir, 'chat', 'b', Number.POSITIVE_INFINITY);
+    expect(again.code, again.out).toBe(0);
+    expect(writtenPaths(again.out, againDir)).toEqual(writtenPaths(dry.out, dryDir));
     const dagMoved = writes.findIndex((w) => w.path.includes('/sessions/chat/dag') && !w.path.includes('remotes'));
     expect(dagMoved).toBeGreaterThan(0);
     // in CI: the first write, the last ones before the DAG ref's move, the move, and a few later (push, re-commit);
