@@ -161,10 +161,15 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
 }
 
+/** What each write of a killer run named (its `write <n> <path>` lines), in order. */
+function writesOf(out: string): string[] {
+  return [...out.matchAll(/^write \d+ (.*)$/gmu)].map((m) => m[1] ?? '');
+}
+
 /** The paths a killer run in `dir` wrote, sorted, without `dir`, lock nonces and temporary names. */
 function writtenPaths(out: string, dir: string): string[] {
-  return [...out.matchAll(/^write \d+ (.*)$/gmu)]
-    .map((m) => (m[1] ?? '').replaceAll(dir, '').replace(/tmp_obj_[^\s/]+/gu, 'tmp_obj').replace(/~(owner|new)-[0-9a-f]+/gu, '~').replace(/[0-9a-f]{8}-\d+_[0-9a-f-]+/gu, 'X'))
+  return writesOf(out)
+    .map((path) => path.replaceAll(dir, '').replace(/tmp_obj_[^\s/]+/gu, 'tmp_obj').replace(/~(owner|new)-[0-9a-f]+/gu, '~').replace(/[0-9a-f]{8}-\d+_[0-9a-f-]+/gu, 'X'))
     .sort();
 }
 
@@ -212,7 +217,7 @@ describe('a sync killed (SIGKILL) in the middle of its rebase', () => {
     const dryDir = copy();
     const dry = await runKiller(server.url, dryDir, 'chat', 'b', Number.POSITIVE_INFINITY);
     expect(dry.code, dry.out).toBe(0);
-    const writes = [...dry.out.matchAll(/^write (\d+) (.*)$/gmu)].map((m) => ({ n: Number(m[1]), path: m[2] ?? '' }));
+    const writes = writesOf(dry.out);
     expect(writes.length).toBeGreaterThan(3);
     // the kill points are the dry run's writes: a second dry run makes the same ones (the same objects, so the same
     // fan-out directories), only concurrent ones in another order, and with other lock nonces and temporary names
@@ -221,11 +226,11 @@ describe('a sync killed (SIGKILL) in the middle of its rebase', () => {
     const again = await runKiller(server.url, againDir, 'chat', 'b', Number.POSITIVE_INFINITY);
     expect(again.code, again.out).toBe(0);
     expect(writtenPaths(again.out, againDir)).toEqual(writtenPaths(dry.out, dryDir));
-    const dagMoved = writes.findIndex((w) => w.path.includes('/sessions/chat/dag') && !w.path.includes('remotes'));
+    const dagMoved = writes.findIndex((w) => w.includes('/sessions/chat/dag') && !w.includes('remotes'));
     expect(dagMoved).toBeGreaterThan(0);
     // in CI: the first write, the last ones before the DAG ref's move, the move, and a few later (push, re-commit);
     // CTXGIT_SYNC_KILLS=all kills at every write
-    const inWork = writes.map((w, i) => (w.path.includes('ctxgit-sync') && i < dagMoved ? i : -1)).filter((i) => i >= 0);
+    const inWork = writes.map((w, i) => (w.includes('ctxgit-sync') && i < dagMoved ? i : -1)).filter((i) => i >= 0);
     const picks = new Set<number>([0, inWork.at(-1) ?? 0, dagMoved - 1, dagMoved, dagMoved + 1]);
     for (let k = 1; k <= 3; k++) picks.add(dagMoved + Math.round(((writes.length - 1 - dagMoved) * k) / 3));
     if (process.env['CTXGIT_SYNC_KILLS'] === 'all') for (let i = 0; i < writes.length; i++) picks.add(i);
