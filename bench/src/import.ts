@@ -1,6 +1,7 @@
 /**
  * `ctxgit import` at scale (issue 17, item 4): the chained corpus session of N model calls imported as `ctxgit import`
- * does it — replayed into a scratch repository on disk without fsync (a commit before every model call), packed into one
+ * does it — replayed into a scratch repository on disk without fsync (a commit before every model call; its objects
+ * held in memory and written as a pack every 16 MiB), packed into one
  * pack (`packSessions`), streamed into a new repository on disk as that pack plus the session's refs (`adoptSessionPack`) —
  * each size in a fresh node process, reporting its peak RSS, the time of each phase and the objects written per
  * second, against `git fast-import` of the same objects (the imported repository's `git fast-export --all`) in the same
@@ -77,14 +78,13 @@ function fastImport(from: string, to: string): { ms: number; refs: string; objec
 async function child(turns: number, compact: boolean): Promise<ImportBenchRow> {
   const { adoptSessionPack, openRepo, packSessions } = await import('@ctxgit/commit');
   const { chainCorpus, prefix } = await import('./commit.js');
-  const { replayAll } = await import('../../packages/cli/src/commands/import.js');
+  const { replayIntoScratch } = await import('../../packages/cli/src/commands/import.js');
   const chain = await chainCorpus(turns + 1);
   const transcript = prefix(chain, turns);
   const dir = mkdtempSync(join(tmpdir(), 'ctxgit-bench-import-'));
   try {
     const a = performance.now();
-    const scratch = await openRepo({ dir: join(dir, 'scratch.git'), fsync: false });
-    await replayAll(scratch, [{ session: 'bench', transcript }], { model: 'openai:gpt-4o', clockStep: 60 }, { tick: () => undefined, done: () => undefined }, '');
+    const { scratch } = await replayIntoScratch(join(dir, 'scratch.git'), [{ session: 'bench', transcript }], { model: 'openai:gpt-4o', clockStep: 60 }, { tick: () => undefined, done: () => undefined });
     const b = performance.now();
     const packed = await packSessions(scratch, { compact });
     const c = performance.now();

@@ -20,10 +20,10 @@ import { decodePack } from '../src/git/internal/pack-decode.js';
 import { readObjectInternal } from '../src/git/internal/object-io.js';
 import { isZlibStored, zlibStored } from '../src/git/internal/zlib-stored.js';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { inBatch as publicInBatch, GitArgumentError } from '../src/git/index.js';
+import { inBatch as publicInBatch, GitArgumentError, ObjectNotFoundError } from '../src/git/index.js';
 
 /** `turns` commits on `refs/heads/main`, each adding a blob to a sharded tree and rewriting an earlier one; returns the blobs by path. */
-async function history(ctx: GitContext, turns: number, batched: boolean): Promise<Map<string, string>> {
+async function history(ctx: GitContext, turns: number, batched: boolean, around?: { before: () => void; after: () => Promise<void> }): Promise<Map<string, string>> {
   const blobs = new Map<string, string>();
   let tree: string | null = null;
   let head: string | null = null;
@@ -41,8 +41,10 @@ async function history(ctx: GitContext, turns: number, batched: boolean): Promis
       }
       tree = await updateTree(ctx, tree, edits);
       const c = await writeCommit(ctx, { tree, parents: head === null ? [] : [head], message: `turn ${t}\n`, author: AUTHOR });
+      around?.before();
       await compareAndSwapRef(ctx, 'refs/heads/main', head, c);
       head = c;
+      await around?.after();
     };
     if (batched) await inBatch(ctx, turn);
     else await turn();
@@ -89,6 +91,47 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
       expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
     }
     await expect(publicInBatch(ctx, 'not a function' as unknown as () => Promise<void>)).rejects.toBeInstanceOf(GitArgumentError);
+  });
+
+  test('a holding batch moves refs without storing its objects until it holds holdBytes; then a pack at a ref move, and the rest when it ends', async () => {
+    const ctx = await kind.open({ maintenance: false });
+    const holdBytes = 4000;
+    const moves: { packs: number; held: number }[] = [];
+    let heldBefore = 0;
+    const blobs = await publicInBatch(
+      ctx,
+      () =>
+        history(ctx, 40, true, {
+          before: () => (heldBefore = stateOf(ctx).pendingBytes),
+          after: async () => {
+            moves.push({ packs: (await listPacks(ctx)).length, held: heldBefore });
+            if (moves.length === 1) {
+              // the hazard holding takes on: another reader sees the ref before its objects are stored
+              const other = await openGit(kind.name === 'disk' ? { dir: ctx.gitdir } : { memory: true, fs: ctx.fs });
+              await expect(readCommitObject(other, (await readRef(other, 'refs/heads/main')) as string)).rejects.toBeInstanceOf(ObjectNotFoundError);
+            }
+          },
+        }),
+      { holdBytes },
+    );
+    // a pack is written at a move only once the bytes held before it reached holdBytes; several turns share each pack
+    const packsBefore = (i: number): number => (i === 0 ? 0 : (moves[i - 1] as { packs: number }).packs);
+    for (const [i, m] of moves.entries()) expect(m.packs > packsBefore(i), `move ${i}`).toBe(m.held >= holdBytes);
+    const flushes = moves.filter((m, i) => m.packs > packsBefore(i));
+    expect(flushes.length).toBeGreaterThan(1);
+    expect(flushes.length).toBeLessThan(moves.length / 3);
+    expect(stateOf(ctx).pendingBytes).toBe(0);
+    expect(await looseCount(ctx)).toBe(0);
+    expect((await listPacks(ctx)).length).toBe(flushes.length + 1);
+    const fresh = await openGit(kind.name === 'disk' ? { dir: ctx.gitdir } : { memory: true, fs: ctx.fs });
+    expect(await readAll(fresh, (await readCommitObject(fresh, (await readRef(fresh, 'refs/heads/main')) as string)).tree)).toEqual(blobs);
+    if (kind.name === 'disk') {
+      expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+      expect(git(ctx, ['rev-list', '--count', 'refs/heads/main']).trim()).toBe('40');
+    }
+    for (const bad of [{ holdBytes: -1 }, { holdBytes: 1.5 }, { holdBytes: Number.NaN }, { holdBytes: '1' }, null]) {
+      await expect(publicInBatch(ctx, async () => writeBlob(ctx, 'never'), bad as unknown as { holdBytes: number })).rejects.toBeInstanceOf(GitArgumentError);
+    }
   });
 
   test('a batch writes one pack before its ref moves, not a file per object; packs roll up geometrically; every object reads back', async () => {

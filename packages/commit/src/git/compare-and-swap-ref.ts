@@ -3,7 +3,7 @@ import type { GitContext } from './git-context.js';
 import { ensureDir, unlinkQuietly, writeExclusive } from './internal/fs-ops.js';
 import { hasObjectInternal } from './internal/object-io.js';
 import { assertOid } from './internal/oid.js';
-import { flushPending } from './internal/pack-store.js';
+import { flushBeforeRefMove } from './internal/pack-store.js';
 import { assertRefName } from './internal/ref-name.js';
 import { readRefValue } from './internal/ref-io.js';
 import { acquireRefLock, releaseLock, stillHeld, valuePath } from './internal/ref-lock.js';
@@ -33,7 +33,7 @@ export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: 
   assertRefName(ref);
   if (expected !== null) assertOid('expected', expected);
   assertOid('next', next);
-  await flushPending(ctx); // objects of open batches are stored before any ref moves
+  await flushBeforeRefMove(ctx); // objects of open batches are stored before any ref moves (unless held)
   if (!(await hasObjectInternal(ctx, next))) throw new ObjectNotFoundError(next);
   const path = `${ctx.gitdir}/${ref}`;
   const lock = `${path}.lock`;

@@ -24,6 +24,7 @@ export { hashObject } from './object-hash.js';
 export type { GitObjectType } from './object-hash.js';
 export { writeBlob } from './write-blob.js';
 export { inBatch } from './in-batch.js';
+export type { BatchOptions } from './in-batch.js';
 export { readBlob } from './read-blob.js';
 export type { TreeEntry } from './tree-entry.js';
 export { writeCommit } from './write-commit.js';

@@ -41,6 +41,7 @@ export async function storeObject(ctx: GitContext, object: PreparedObject): Prom
   if (!state.known.has(object.oid) && inLoadedPacks(ctx, object.oid)) rememberExisting(state, object.oid);
   if (state.batchDepth > 0 && !state.known.has(object.oid)) {
     // in a batch: kept in memory, written with the batch's pack before any ref moves (see flushPending)
+    if (!state.pending.has(object.oid)) state.pendingBytes += object.wrapped.length - object.headerLength;
     state.pending.set(object.oid, { type: object.type, content: object.wrapped.subarray(object.headerLength) });
     return object.oid;
   }

@@ -261,7 +261,10 @@ export async function flushPending(ctx: GitContext): Promise<void> {
     const batch = [...state.pending].map(([oid, o]) => ({ oid, ...o }));
     if (batch.length === 0) return;
     await writePack(ctx, batch);
-    for (const o of batch) state.pending.delete(o.oid);
+    for (const o of batch) {
+      state.pending.delete(o.oid);
+      state.pendingBytes -= o.content.length;
+    }
   });
   state.chain = run.then(
     () => undefined,
@@ -270,9 +273,15 @@ export async function flushPending(ctx: GitContext): Promise<void> {
   await run;
 }
 
+/** Before a ref moves: the pending objects stored, unless a holding batch holds fewer than its bytes. */
+export async function flushBeforeRefMove(ctx: GitContext): Promise<void> {
+  const state = stateOf(ctx);
+  if (state.holdBytes === 0 || state.pendingBytes >= state.holdBytes) await flushPending(ctx);
+}
+
 /**
  * Runs `fn` with the objects it stores kept in memory and written as one pack before the first ref it moves
- * (`compareAndSwapRef` flushes) or when it ends, so a turn writes a pack file instead of a file per object, and with
+ * (`compareAndSwapRef` flushes; with `holdBytes`, only once that many bytes are held) or when it ends, so a turn writes a pack file instead of a file per object, and with
  * the pack files its reads open kept open for its other reads (closed when the last batch ends); then, with
  * automatic maintenance on, starts a roll-up and resolves without waiting for it (as `git maintenance` runs
  * detached): a roll-up rewrites what is stored already, so the batch is durable without it, and the caller's next
@@ -280,8 +289,9 @@ export async function flushPending(ctx: GitContext): Promise<void> {
  * run changes nothing that was written (it writes the new pack before removing anything) and is tried again after
  * the next batch.
  */
-export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>): Promise<T> {
+export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>, holdBytes = 0): Promise<T> {
   const state = stateOf(ctx);
+  if (state.batchDepth === 0) state.holdBytes = holdBytes;
   state.batchDepth++;
   let result: T;
   try {
@@ -289,6 +299,7 @@ export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>): Promise
   } finally {
     state.batchDepth--;
     if (state.batchDepth === 0) {
+      state.holdBytes = 0;
       await closePackFiles(ctx);
       await flushPending(ctx);
     }

@@ -51,8 +51,12 @@ export interface GitState {
   readonly dirs: Map<string, Promise<void>>;
   /** Objects of open batches ({@link GitState.batchDepth} > 0), kept in memory until they are flushed as one pack. */
   readonly pending: Map<string, RawObject>;
+  /** Bytes of the contents in {@link GitState.pending}. */
+  pendingBytes: number;
   /** Open batches: while above 0, stored objects go to {@link GitState.pending}. */
   batchDepth: number;
+  /** While above 0 (a holding batch is open), a ref move flushes {@link GitState.pending} only once it holds this many bytes. */
+  holdBytes: number;
   /** The last flush or maintenance in flight: the next one starts after it, and a ref moves only after it. */
   chain: Promise<void>;
   /** Loose objects written since the last maintenance. */
@@ -97,7 +101,7 @@ function newGitState(): GitState {
     nonce: () => randomBytes(8).toString('hex'),
     abandoned: new Set(),
     known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Map(),
-    pending: new Map(), batchDepth: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
+    pending: new Map(), pendingBytes: 0, batchDepth: 0, holdBytes: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
 }
 
 /** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */
