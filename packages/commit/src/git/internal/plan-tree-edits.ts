@@ -6,13 +6,15 @@ import { hasObjectInternal, prepareObject, storeObject } from './object-io.js';
 import type { PreparedObject } from './object-io.js';
 import { assertOid } from './oid.js';
 import { assertPath } from './path-arg.js';
-import { compareEntries, encodeTree } from './tree-codec.js';
+import { compareEntries, encodeTreeEdit, encodeTreeOffsets } from './tree-codec.js';
 import { loadTree, rememberTree } from './tree-load.js';
 import { inBatches } from './in-batches.js';
 
 export interface NewTree {
   readonly object: PreparedObject;
   readonly sorted: readonly TreeEntry[];
+  /** Offsets of the entries in the object's content. */
+  readonly offsets: Uint32Array;
 }
 
 interface Trie {
@@ -72,7 +74,8 @@ function withChanges(sorted: readonly TreeEntry[], changed: ReadonlyMap<string, 
 /**
  * Applies the edits below `oid` (a tree, or null for none); returns the new tree's oid, or null when it ends up
  * empty. New trees are hashed in memory and queued on `out`, to be stored together. The entries keep their order
- * (only the entries that join are placed), so an edit costs the tree's size once, not a sort.
+ * (only the entries that join are placed), so an edit costs the tree's size once, not a sort; of a tree this process
+ * wrote, the bytes of the entries kept are copied ({@link encodeTreeEdit}), not written again.
  */
 async function apply(ctx: GitContext, oid: string | null, trie: Trie, where: readonly string[], out: NewTree[]): Promise<string | null> {
   const tree = oid === null ? undefined : await loadTree(ctx, oid);
@@ -94,8 +97,9 @@ async function apply(ctx: GitContext, oid: string | null, trie: Trie, where: rea
   );
   const sorted = withChanges(tree?.entries ?? [], changed);
   if (sorted.length === 0) return null;
-  const object = prepareObject('tree', encodeTree(sorted));
-  out.push({ object, sorted });
+  const { content, offsets } = tree?.encoded === undefined ? encodeTreeOffsets(sorted) : encodeTreeEdit({ entries: tree.entries, ...tree.encoded }, sorted);
+  const object = prepareObject('tree', content);
+  out.push({ object, sorted, offsets });
   return object.oid;
 }
 
@@ -127,11 +131,11 @@ export async function planTreeEdits(ctx: GitContext, root: string | null, edits:
   const oid = await apply(ctx, root, trie, [], trees);
   if (oid !== null) return { root: oid, trees };
   const empty = prepareObject('tree', new Uint8Array(0));
-  return { root: empty.oid, trees: [{ object: empty, sorted: [] }] };
+  return { root: empty.oid, trees: [{ object: empty, sorted: [], offsets: Uint32Array.of(0) }] };
 }
 
 /** Stores the planned trees (in bounded parallel batches) and caches their decoded form. */
 export async function storeTrees(ctx: GitContext, trees: readonly NewTree[]): Promise<void> {
   await inBatches(trees, async ({ object }) => storeObject(ctx, object));
-  for (const { object, sorted } of trees) rememberTree(ctx, object.oid, sorted);
+  for (const { object, sorted, offsets } of trees) rememberTree(ctx, object.oid, sorted, { content: object.wrapped.subarray(object.headerLength), offsets });
 }

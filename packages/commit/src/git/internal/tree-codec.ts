@@ -59,24 +59,94 @@ export function sortTree(entries: readonly TreeEntry[]): TreeEntry[] {
   return keyed.map((k) => k.entry);
 }
 
+/** A tree's encoding with the byte offset of each entry (`offsets[k]`; `offsets[n]` is the length). */
+export interface EncodedTree {
+  readonly content: Uint8Array;
+  readonly offsets: Uint32Array;
+}
+
+/** One entry's bytes: mode, space, name, NUL, the 20-byte id. */
+function entryBytes(entry: TreeEntry): number {
+  return (entry.type === 'tree' ? 6 : 7) + Buffer.byteLength(entry.path, 'utf8') + 1 + 20;
+}
+
+function writeEntry(out: Buffer, at: number, entry: TreeEntry): number {
+  let o = at + out.write(entry.type === 'tree' ? '40000 ' : '100644 ', at, 'latin1');
+  o += out.write(entry.path, o, 'utf8');
+  out[o++] = 0;
+  return o + out.write(entry.oid, o, 'hex');
+}
+
 /** Serializes entries already in git's order (into one buffer). */
 export function encodeTree(sorted: readonly TreeEntry[]): Uint8Array {
+  return encodeTreeOffsets(sorted).content;
+}
+
+/** {@link encodeTree}, with the offset of each entry. */
+export function encodeTreeOffsets(sorted: readonly TreeEntry[]): EncodedTree {
   let size = 0;
   let previous: string | undefined;
   for (const entry of sorted) {
     if (entry.path === previous) throw new GitArgumentError('entries', `duplicate entry ${JSON.stringify(entry.path)}`);
     previous = entry.path;
-    size += (entry.type === 'tree' ? 6 : 7) + Buffer.byteLength(entry.path, 'utf8') + 1 + 20;
+    size += entryBytes(entry);
   }
   const out = Buffer.allocUnsafe(size);
+  const offsets = new Uint32Array(sorted.length + 1);
   let o = 0;
-  for (const entry of sorted) {
-    o += out.write(entry.type === 'tree' ? '40000 ' : '100644 ', o, 'latin1');
-    o += out.write(entry.path, o, 'utf8');
-    out[o++] = 0;
-    o += out.write(entry.oid, o, 'hex');
+  for (let k = 0; k < sorted.length; k++) {
+    offsets[k] = o;
+    o = writeEntry(out, o, sorted[k] as TreeEntry);
   }
-  return out;
+  offsets[sorted.length] = o;
+  return { content: out, offsets };
+}
+
+/**
+ * {@link encodeTree} of `sorted`, a tree's entries after an edit of `old`'s (`withChanges`: the entries it keeps are
+ * `old`'s own objects, in their order): the bytes of each run of kept entries are copied from `old`'s encoding, only
+ * the entries that changed or joined are written. The same bytes as `encodeTree(sorted)`.
+ */
+export function encodeTreeEdit(old: { readonly entries: readonly TreeEntry[] } & EncodedTree, sorted: readonly TreeEntry[]): EncodedTree {
+  const src = Buffer.from(old.content.buffer, old.content.byteOffset, old.content.byteLength);
+  // the old index of each kept entry (or -1: written anew); kept entries come in old order
+  const from = new Int32Array(sorted.length);
+  let size = 0;
+  let p = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    const e = sorted[k] as TreeEntry;
+    while (p < old.entries.length && old.entries[p] !== e && compareEntries(old.entries[p] as TreeEntry, e) <= 0) p++;
+    if (p < old.entries.length && old.entries[p] === e) {
+      from[k] = p;
+      size += (old.offsets[p + 1] as number) - (old.offsets[p] as number);
+      p++;
+    } else {
+      from[k] = -1;
+      size += entryBytes(e);
+    }
+  }
+  const out = Buffer.allocUnsafe(size);
+  const offsets = new Uint32Array(sorted.length + 1);
+  let o = 0;
+  for (let k = 0; k < sorted.length; ) {
+    offsets[k] = o;
+    const q = from[k] as number;
+    if (q < 0) {
+      o = writeEntry(out, o, sorted[k] as TreeEntry);
+      k++;
+      continue;
+    }
+    // a run of entries kept side by side in both: one copy
+    let end = k + 1;
+    while (end < sorted.length && from[end] === q + (end - k)) {
+      offsets[end] = o + (old.offsets[q + end - k] as number) - (old.offsets[q] as number);
+      end++;
+    }
+    o += src.copy(out, o, old.offsets[q] as number, old.offsets[q + end - k] as number);
+    k = end;
+  }
+  offsets[sorted.length] = o;
+  return { content: out, offsets };
 }
 
 export function decodeTree(oid: string, content: Uint8Array): TreeEntry[] {

@@ -2,11 +2,14 @@ import type { GitContext } from '../git-context.js';
 import type { TreeEntry } from '../tree-entry.js';
 import { readTyped } from './object-io.js';
 import { decodeTree } from './tree-codec.js';
+import type { EncodedTree } from './tree-codec.js';
 
 /** A decoded tree with a by-name index. */
 export interface ParsedTree {
   readonly entries: readonly TreeEntry[];
   readonly byName: ReadonlyMap<string, TreeEntry>;
+  /** Its bytes with each entry's offset, for a tree this process wrote (an edit copies the entries it keeps). */
+  readonly encoded?: EncodedTree;
 }
 
 const MAX_TREES = 8192;
@@ -20,9 +23,9 @@ function treesOf(ctx: GitContext): Map<string, ParsedTree> {
 }
 
 /** Caches the decoded form of a tree (entries in git order). */
-export function rememberTree(ctx: GitContext, oid: string, entries: readonly TreeEntry[]): ParsedTree {
+export function rememberTree(ctx: GitContext, oid: string, entries: readonly TreeEntry[], encoded?: EncodedTree): ParsedTree {
   const trees = treesOf(ctx);
-  const tree: ParsedTree = { entries, byName: new Map(entries.map((e) => [e.path, e])) };
+  const tree: ParsedTree = { entries, byName: new Map(entries.map((e) => [e.path, e])), ...(encoded === undefined ? {} : { encoded }) };
   if (trees.size >= MAX_TREES) {
     // The oldest quarter at once (one walk over the Map's holes instead of one per insert).
     let drop = MAX_TREES / 4;
