@@ -284,10 +284,10 @@ export async function flushBeforeRefMove(ctx: GitContext): Promise<void> {
  * (`compareAndSwapRef` flushes; with `holdBytes`, only once that many bytes are held) or when it ends, so a turn
  * writes a pack file instead of a file per object, and with the pack files its reads open kept open for its other
  * reads (closed when the last batch ends); then, with automatic maintenance on, starts a roll-up and resolves without
- * waiting for it (as `git maintenance` runs detached): a roll-up rewrites what is stored already, so the batch is durable without it, and the caller's next
- * step (the model call) overlaps it. The next flush and ref move wait for it ({@link settled}). A failed maintenance
- * run changes nothing that was written (it writes the new pack before removing anything) and is tried again after
- * the next batch.
+ * waiting for it (as `git maintenance` runs detached): a roll-up rewrites what is stored already, so the batch is
+ * durable without it, and the caller's next step (the model call) overlaps it. The next flush and ref move wait for it
+ * ({@link settled}). A failed maintenance run changes nothing that was written (it writes the new pack before removing
+ * anything) and is tried again after the next batch.
  */
 export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>, holdBytes = 0): Promise<T> {
   const state = stateOf(ctx);

@@ -97,7 +97,7 @@ async function apply(ctx: GitContext, oid: string | null, trie: Trie, where: rea
   );
   const sorted = withChanges(tree?.entries ?? [], changed);
   if (sorted.length === 0) return null;
-  const { content, offsets } = tree?.encoded === undefined ? encodeTreeOffsets(sorted) : encodeTreeEdit({ entries: tree.entries, ...tree.encoded }, sorted);
+  const { content, offsets } = tree?.encoded === undefined ? encodeTreeOffsets(sorted) : encodeTreeEdit(tree.entries, tree.encoded, sorted);
   const object = prepareObject('tree', content);
   out.push({ object, sorted, offsets });
   return object.oid;

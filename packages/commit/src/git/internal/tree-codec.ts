@@ -103,11 +103,11 @@ export function encodeTreeOffsets(sorted: readonly TreeEntry[]): EncodedTree {
 }
 
 /**
- * {@link encodeTree} of `sorted`, a tree's entries after an edit of `old`'s (`withChanges`: the entries it keeps are
- * `old`'s own objects, in their order): the bytes of each run of kept entries are copied from `old`'s encoding, only
- * the entries that changed or joined are written. The same bytes as `encodeTree(sorted)`.
+ * {@link encodeTree} of `sorted`, a tree's entries after an edit of `entries` (`withChanges`: the entries it keeps are
+ * the old tree's own objects, in their order): the bytes of each run of kept entries are copied from `old`, the old
+ * tree's encoding; only the entries that changed or joined are written. The same bytes as `encodeTree(sorted)`.
  */
-export function encodeTreeEdit(old: { readonly entries: readonly TreeEntry[] } & EncodedTree, sorted: readonly TreeEntry[]): EncodedTree {
+export function encodeTreeEdit(entries: readonly TreeEntry[], old: EncodedTree, sorted: readonly TreeEntry[]): EncodedTree {
   const src = Buffer.from(old.content.buffer, old.content.byteOffset, old.content.byteLength);
   // the old index of each kept entry (or -1: written anew); kept entries come in old order
   const from = new Int32Array(sorted.length);
@@ -115,8 +115,8 @@ export function encodeTreeEdit(old: { readonly entries: readonly TreeEntry[] } &
   let p = 0;
   for (let k = 0; k < sorted.length; k++) {
     const e = sorted[k] as TreeEntry;
-    while (p < old.entries.length && old.entries[p] !== e && compareEntries(old.entries[p] as TreeEntry, e) <= 0) p++;
-    if (p < old.entries.length && old.entries[p] === e) {
+    while (p < entries.length && entries[p] !== e && compareEntries(entries[p] as TreeEntry, e) <= 0) p++;
+    if (p < entries.length && entries[p] === e) {
       from[k] = p;
       size += (old.offsets[p + 1] as number) - (old.offsets[p] as number);
       p++;
