@@ -74,12 +74,41 @@ interface Deps {
 export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanOptions = {}): SpanAnalysis {
   const allowance = options.briefBytes ?? 1400;
   if (!Number.isInteger(allowance) || allowance < 64) throw new RulesInputError('option briefBytes', 'expected an integer >= 64');
-  const cache = options.cache ?? new RulesCache();
+  const a = analyze(items, options.cache ?? new RulesCache(), options.includeSummarized === true);
+  let continuation: ContinuationView | undefined;
+  return {
+    get nodes(): readonly string[] {
+      return a.nodes;
+    },
+    get edges(): readonly SpanEdge[] {
+      return a.edges;
+    },
+    frontier: a.frontier,
+    criticalChain: a.criticalChain,
+    chainWeight: a.chainWeight,
+    superseded: a.superseded,
+    failed: a.failed,
+    reused: a.reused,
+    get continuation(): ContinuationView {
+      return (continuation ??= a.views()(allowance));
+    },
+  };
+}
+
+/** The continuation view of a span's visible items, written at any byte allowance (its lines are ordered once). */
+export function continuationViews(items: readonly ContextItem[], cache: RulesCache): ViewWriter {
+  return analyze(items, cache, false).views();
+}
+
+/** Writes a continuation view within `allowance` bytes. */
+type ViewWriter = (allowance: number) => ContinuationView;
+
+/** {@link analyzeSpan}'s work: the analysis, and its continuation view's writer built on first use. */
+function analyze(items: readonly ContextItem[], cache: RulesCache, withSummarized: boolean): Omit<SpanAnalysis, 'continuation'> & { views: () => ViewWriter } {
   const memos = scanMemos(cache);
   const g: GNode[] = [];
   const indexOf = new Map<string, number>();
   let lastStep = -1;
-  const withSummarized = options.includeSummarized === true;
   for (const it of items) {
     if (it.state === 'summary' || (it.state === 'summarized' && !withSummarized)) continue;
     if (it.role === 'assistant') {
@@ -174,7 +203,7 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
   const superseded = scan.supersededResults();
 
   // The continuation view is built on first read: protection never needs it.
-  let continuation: ContinuationView | undefined;
+  let views: ViewWriter | undefined;
   // Node and edge lists are built on first read: the rules never need them.
   let nodes: string[] | undefined;
   let edges: SpanEdge[] | undefined;
@@ -199,9 +228,7 @@ export function analyzeSpan(items: readonly ContextItem[], options: AnalyzeSpanO
     superseded,
     failed,
     reused,
-    get continuation(): ContinuationView {
-      return (continuation ??= continuationView(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain), allowance));
-    },
+    views: () => (views ??= continuationView(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain))),
   };
 }
 
@@ -230,8 +257,7 @@ function continuationView(
   ops: readonly (Operation | undefined)[],
   reused: ReadonlyMap<string, readonly string[]>,
   chain: ReadonlySet<string>,
-  allowance: number,
-): ContinuationView {
+): ViewWriter {
   const V = g.length;
   // Shortest-path tree from a virtual source joined to the frontier and its own results at cost 0.
   const dist = new Float64Array(V).fill(Infinity);
@@ -306,32 +332,41 @@ function continuationView(
   const results = g.length - steps;
   const header = `[ctxgit brief] ${steps} ${steps === 1 ? 'step' : 'steps'}, ${results} ${results === 1 ? 'tool result' : 'tool results'}`;
   const titles: Record<Section, string> = { next: 'NEXT:', onDisk: 'ON DISK:', ruledOut: 'RULED OUT:', established: 'ESTABLISHED:' };
-  const taken: Record<Section, string[]> = { next: [], onDisk: [], ruledOut: [], established: [] };
-  let used = bytes(header);
-  let rejected = 0;
-  for (const c of candidates) {
-    if (allowance - used < 8 || rejected >= 64) break;
-    const line = lineOf(c);
-    const cost = bytes(line) + 1 + (taken[c.section].length === 0 ? bytes(titles[c.section]) + 1 : 0);
-    if (used + cost > allowance) {
-      rejected++;
-      continue;
-    }
-    rejected = 0;
-    used += cost;
-    taken[c.section].push(line);
-  }
-  const parts = [header];
-  for (const s of ['next', 'onDisk', 'ruledOut', 'established'] as const) if (taken[s].length > 0) parts.push(titles[s], ...taken[s]);
+  // Each candidate's line and its bytes, made on the first write that reaches it.
+  const lines: { line: string; bytes: number }[] = [];
   let orderKeys: string[] | undefined;
-  return {
-    next: taken.next,
-    onDisk: taken.onDisk,
-    ruledOut: taken.ruledOut,
-    established: taken.established,
-    get order(): readonly string[] {
-      return (orderKeys ??= order.map((u) => (g[u] as GNode).key));
-    },
-    text: parts.join('\n'),
+  return (allowance) => {
+    const taken: Record<Section, string[]> = { next: [], onDisk: [], ruledOut: [], established: [] };
+    let used = bytes(header);
+    let rejected = 0;
+    for (let k = 0; k < candidates.length; k++) {
+      if (allowance - used < 8 || rejected >= 64) break;
+      const c = candidates[k] as (typeof candidates)[number];
+      let made = lines[k];
+      if (made === undefined) {
+        const line = lineOf(c);
+        lines[k] = made = { line, bytes: bytes(line) };
+      }
+      const cost = made.bytes + 1 + (taken[c.section].length === 0 ? bytes(titles[c.section]) + 1 : 0);
+      if (used + cost > allowance) {
+        rejected++;
+        continue;
+      }
+      rejected = 0;
+      used += cost;
+      taken[c.section].push(made.line);
+    }
+    const parts = [header];
+    for (const s of ['next', 'onDisk', 'ruledOut', 'established'] as const) if (taken[s].length > 0) parts.push(titles[s], ...taken[s]);
+    return {
+      next: taken.next,
+      onDisk: taken.onDisk,
+      ruledOut: taken.ruledOut,
+      established: taken.established,
+      get order(): readonly string[] {
+        return (orderKeys ??= order.map((u) => (g[u] as GNode).key));
+      },
+      text: parts.join('\n'),
+    };
   };
 }

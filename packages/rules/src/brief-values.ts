@@ -10,32 +10,43 @@ const RUN = /[A-Za-z0-9][A-Za-z0-9_.\/:@#-]*[A-Za-z0-9]/g;
 const DIGIT = /[0-9]/;
 const LETTER = /[A-Za-z]/;
 
-interface Candidate {
-  readonly label: string;
-  readonly value: string;
-  readonly score: number;
-  /** Newest result first, then order inside it. */
-  readonly rank: number;
-}
-
 /**
  * A value as a block offers it: `field` a JSON field's string (or a key that is itself a code), `quantity` a JSON
- * field's number, `kept` a value of a `VALUES:` line, `run` an identifier-shaped run of plain text.
+ * field's number, `kept` a value of a `VALUES:` line, `run` an identifier-shaped run of plain text; with what ranking
+ * and writing it take that does not depend on the span.
  */
 interface Offer {
-  readonly label: string;
-  readonly value: string;
   readonly kind: 'field' | 'quantity' | 'kept' | 'run';
+  /** The field's name in lower case (matched against the calls' argument keys), `''` for none. */
+  readonly labelKey: string;
+  /** The value in lower case (matched against the words the steps wrote). */
+  readonly valueKey: string;
+  /** Score whatever the span: kept 4, a quantity under a structured name 2, identifier-shaped 2. */
+  readonly base: number;
+  /** `label=value` as the line writes it, its UTF-8 bytes, and what says the same value twice. */
+  readonly part: string;
+  readonly bytes: number;
+  readonly id: string;
 }
 
-/** What a block offers the `VALUES:` line before a span ranks it: a call's argument keys, a result's values. */
+function offer(label: string, value: string, kind: Offer['kind']): Offer {
+  const v = value.replace(/[\n,]/g, ' ');
+  const part = label === '' ? v : `${label}=${v}`;
+  const shaped = idShaped(v);
+  const base = (kind === 'kept' ? 4 : 0) + (kind === 'quantity' && label.includes('_') ? 2 : 0) + (shaped ? 2 : 0);
+  // a value says it once, unless a field names it (`total_baggages=0` next to `nonfree_baggages=0`)
+  return { kind, labelKey: label.toLowerCase(), valueKey: value.toLowerCase(), base, part, bytes: encoder.encode(part).length, id: label === '' || shaped ? v : part };
+}
+
+/** What a block offers the `VALUES:` line before a span ranks it: a call's argument keys and words, a result's values. */
 interface BlockValues {
   readonly offers: WeakMap<Block, readonly Offer[]>;
   readonly keys: WeakMap<Block, readonly string[]>;
+  readonly words: WeakMap<Block, ReadonlySet<string>>;
 }
 
 function newBlockValues(): BlockValues {
-  return { offers: new WeakMap(), keys: new WeakMap() };
+  return { offers: new WeakMap(), keys: new WeakMap(), words: new WeakMap() };
 }
 
 /** The keys (lower case) of a call's JSON arguments, nested ones included. */
@@ -84,7 +95,7 @@ const coded = (s: string): boolean => LETTER.test(s) && DIGIT.test(s);
 
 /** The values of a `VALUES:` line in `text` (an aged result's stub, a nested summary's brief), in their order. */
 function keptOffers(text: string): Offer[] {
-  return (VALUES_LINE.exec(text)?.[1]?.split(', ') ?? []).map((value) => ({ label: '', value, kind: 'kept' }));
+  return (VALUES_LINE.exec(text)?.[1]?.split(', ') ?? []).map((value) => offer('', value, 'kept'));
 }
 
 /** What a block offers: a nested summary's text its kept values; a tool result its JSON fields, else its kept values and identifier-shaped runs. */
@@ -94,7 +105,7 @@ function blockOffers(b: Block): Offer[] {
   const json = parse(b.output);
   if (json === undefined) {
     const out = keptOffers(b.output);
-    for (const m of b.output.matchAll(RUN)) if (m[0].length >= 5 && m[0].length <= 64 && idShaped(m[0])) out.push({ label: '', value: m[0], kind: 'run' });
+    for (const m of b.output.matchAll(RUN)) if (m[0].length >= 5 && m[0].length <= 64 && idShaped(m[0])) out.push(offer('', m[0], 'run'));
     return out;
   }
   const out: Offer[] = [];
@@ -103,15 +114,66 @@ function blockOffers(b: Block): Offer[] {
     else if (typeof v === 'object' && v !== null) {
       for (const [k, x] of Object.entries(v)) {
         // a key that is itself a code (`credit_card_4421486`) is a value of its container (`payment_methods`)
-        if (coded(k) && /[0-9]{3}/.test(k) && valueLike(k)) out.push({ label: key, value: k, kind: 'field' });
+        if (coded(k) && /[0-9]{3}/.test(k) && valueLike(k)) out.push(offer(key, k, 'field'));
         walk(x, coded(k) ? key : k);
       }
-    } else if (typeof v === 'string' && valueLike(v.trim())) out.push({ label: key, value: v.trim(), kind: 'field' });
+    } else if (typeof v === 'string' && valueLike(v.trim())) out.push(offer(key, v.trim(), 'field'));
     // a quantity under a structured field name (`total_baggages`) is what an update call passes back
-    else if (typeof v === 'number' && key !== '') out.push({ label: key, value: String(v), kind: 'quantity' });
+    else if (typeof v === 'number' && key !== '') out.push(offer(key, String(v), 'quantity'));
   };
   walk(json, '');
   return out;
+}
+
+/** The words the steps of a block wrote (an assistant's text, a call's arguments). */
+function blockWords(b: Block): ReadonlySet<string> {
+  return distinctiveTokens(b.type === 'text' ? b.text : b.type === 'tool_call' ? b.arguments : '');
+}
+
+/**
+ * The distinctive values of the tool results in `originals`, ranked by how likely a later call is to reuse them
+ * (see {@link briefValues}), best first: what {@link valuesLine} writes at any allowance.
+ */
+export function rankValues(originals: readonly ContextItem[], cache?: RulesCache): readonly Offer[] {
+  const memo = cache?.part(newBlockValues);
+  const args = argumentKeys(originals, memo);
+  const reused = new Set<string>();
+  for (const it of originals) {
+    for (const b of it.blocks) {
+      if ((it.role === 'assistant' && b.type === 'text') || b.type === 'tool_call') for (const w of remembered(memo?.words, b, blockWords)) reused.add(w);
+    }
+  }
+  // By score, then newest result first and order inside it: a bucket per score, filled in that order.
+  const buckets: Offer[][] = [];
+  for (let i = originals.length - 1; i >= 0; i--) {
+    const it = originals[i] as ContextItem;
+    if (it.folded === undefined && it.role !== 'tool') continue;
+    for (const b of it.blocks) {
+      if (it.folded !== undefined ? b.type !== 'text' : b.type !== 'tool_result') continue;
+      for (const o of remembered(memo?.offers, b, blockOffers)) {
+        const named = (o.kind === 'field' || o.kind === 'quantity') && args.has(o.labelKey);
+        const score = o.base + (named ? 4 : 0) + (reused.has(o.valueKey) ? 1 : 0);
+        (buckets[score] ??= []).push(o);
+      }
+    }
+  }
+  return buckets.reverse().flatMap((b) => b ?? []);
+}
+
+/** The `VALUES:` line of ranked values within `allowance` bytes (UTF-8), or `''` when none fits. */
+export function valuesLine(ranked: readonly Offer[], allowance: number): string {
+  const head = 'VALUES: ';
+  let used = encoder.encode(head).length;
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const o of ranked) {
+    const cost = o.bytes + (parts.length > 0 ? 2 : 0);
+    if (used + cost > allowance || seen.has(o.id)) continue;
+    seen.add(o.id);
+    used += cost;
+    parts.push(o.part);
+  }
+  return parts.length === 0 ? '' : head + parts.join(', ');
 }
 
 /**
@@ -133,47 +195,5 @@ function blockOffers(b: Block): Offer[] {
  * ```
  */
 export function briefValues(originals: readonly ContextItem[], allowance: number, cache?: RulesCache): string {
-  const memo = cache?.part(newBlockValues);
-  const args = argumentKeys(originals, memo);
-  const stepWords: string[] = [];
-  for (const it of originals) for (const b of it.blocks) if (it.role === 'assistant' && b.type === 'text') stepWords.push(b.text);
-  for (const it of originals) for (const b of it.blocks) if (b.type === 'tool_call') stepWords.push(b.arguments);
-  const reused = distinctiveTokens(stepWords.join('\n'));
-  const out: Candidate[] = [];
-  let rank = 0;
-  const add = (o: Offer): void => {
-    const named = (o.kind === 'field' || o.kind === 'quantity') && args.has(o.label.toLowerCase());
-    const field = o.kind === 'quantity' && o.label.includes('_');
-    const score = (named ? 4 : 0) + (o.kind === 'kept' ? 4 : 0) + (field ? 2 : 0) + (idShaped(o.value) ? 2 : 0) + (reused.has(o.value.toLowerCase()) ? 1 : 0);
-    out.push({ label: o.label, value: o.value, score, rank: rank++ });
-  };
-  for (let i = originals.length - 1; i >= 0; i--) {
-    const it = originals[i] as ContextItem;
-    if (it.folded === undefined && it.role !== 'tool') continue;
-    for (const b of it.blocks) {
-      if (it.folded !== undefined ? b.type !== 'text' : b.type !== 'tool_result') continue;
-      for (const o of remembered(memo?.offers, b, blockOffers)) add(o);
-    }
-  }
-  out.sort((a, b) => b.score - a.score || a.rank - b.rank);
-  const head = 'VALUES: ';
-  let used = encoder.encode(head).length;
-  const seen = new Set<string>();
-  const parts: string[] = [];
-  for (const c of out) {
-    const sep = parts.length > 0 ? 2 : 0;
-    // a part takes at least a byte per UTF-16 unit: one that cannot fit is passed over before it is encoded
-    if (used + sep + c.value.length + (c.label === '' ? 0 : c.label.length + 1) > allowance) continue;
-    const v = c.value.replace(/[\n,]/g, ' ');
-    const part = c.label === '' ? v : `${c.label}=${v}`;
-    // a value says it once, unless a field names it (`total_baggages=0` next to `nonfree_baggages=0`)
-    const id = c.label === '' || idShaped(v) ? v : part;
-    if (seen.has(id)) continue;
-    const cost = encoder.encode(part).length + sep;
-    if (used + cost > allowance) continue;
-    seen.add(id);
-    used += cost;
-    parts.push(part);
-  }
-  return parts.length === 0 ? '' : head + parts.join(', ');
+  return valuesLine(rankValues(originals, cache), allowance);
 }

@@ -1,11 +1,13 @@
-import { analyzeSpan } from './analyze-span.js';
-import { briefValues } from './brief-values.js';
+import { continuationViews } from './analyze-span.js';
+import { rankValues, valuesLine } from './brief-values.js';
 import { conversationBrief } from './conversation-brief.js';
 import type { ContextItem } from './item.js';
-import type { RulesCache } from './rules-cache.js';
-import { saidWords } from './said-words.js';
+import { RulesCache } from './rules-cache.js';
+import { rankSaid, saidLine } from './said-words.js';
 
 const encoder = new TextEncoder();
+/** A line's UTF-8 bytes with its newline; none for an empty line. */
+const bytes = (s: string): number => (s === '' ? 0 : encoder.encode(s).length + 1);
 /** Share of the allowance left after the `VALUES:` line that the `SAID:` line may take. */
 const SAID_SHARE = 1 / 2;
 
@@ -29,21 +31,28 @@ const SAID_SHARE = 1 / 2;
  * ```
  */
 export function defaultBrief(originals: readonly ContextItem[], briefBytes = 1400, cache?: RulesCache): string {
+  return briefWriter(originals, cache)(briefBytes);
+}
+
+/** {@link defaultBrief} of `originals` at any allowance: what does not depend on it is worked out once. */
+export function briefWriter(originals: readonly ContextItem[], cache = new RulesCache()): (briefBytes: number) => string {
   // Items already merged into an earlier summary are read as what they held when they were folded.
   const span = originals.map((it): ContextItem => (it.state === 'summarized' ? { ...it, state: 'aged' } : it));
-  const bytes = (s: string): number => (s === '' ? 0 : encoder.encode(s).length + 1);
-  const join = (...lines: string[]): string => lines.filter((l) => l !== '').join('\n');
-  const opts = cache === undefined ? {} : { cache };
   const tools = span.some((it) => it.role === 'tool');
   // Without tool work: a digest of the messages. With it (or a nested summary's values): up to half the allowance
   // carries the values later calls are likely to pass on, and the continuation view the rest.
-  const values = tools || span.some((it) => it.folded !== undefined) ? briefValues(span, Math.floor(briefBytes / 2), cache) : '';
-  const left = briefBytes - bytes(values);
-  const text = (allowance: number): string => (tools ? analyzeSpan(span, { briefBytes: Math.max(64, allowance), ...opts }).continuation.text : conversationBrief(span, Math.max(64, allowance)));
-  // The words the steps wrote themselves that neither spells (what a later step writes again) take up to SAID_SHARE
-  // of what the values leave; the view (or digest) is written again into what they do not take.
-  const first = text(Math.ceil(left * (1 - SAID_SHARE)));
-  const said = saidWords(span, left - bytes(first), `${first}\n${values}`, cache);
-  const view = bytes(first) + bytes(said) < left ? text(left - bytes(said)) : first;
-  return join(view, values, said);
+  const ranked = tools || span.some((it) => it.folded !== undefined) ? rankValues(span, cache) : [];
+  const views = tools ? continuationViews(span, cache) : undefined;
+  const text = (allowance: number): string => (views !== undefined ? views(Math.max(64, allowance)).text : conversationBrief(span, Math.max(64, allowance)));
+  const said = rankSaid(span, cache);
+  return (briefBytes) => {
+    const values = valuesLine(ranked, Math.floor(briefBytes / 2));
+    const left = briefBytes - bytes(values);
+    // The words the steps wrote themselves that neither spells (what a later step writes again) take up to SAID_SHARE
+    // of what the values leave; the view (or digest) is written again into what they do not take.
+    const first = text(Math.ceil(left * (1 - SAID_SHARE)));
+    const saidText = saidLine(said, left - bytes(first), `${first}\n${values}`);
+    const view = bytes(first) + bytes(saidText) < left ? text(left - bytes(saidText)) : first;
+    return [view, values, saidText].filter((l) => l !== '').join('\n');
+  };
 }

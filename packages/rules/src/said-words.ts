@@ -67,10 +67,18 @@ function blockWords(b: Block): Said[] {
  * ```
  */
 export function saidWords(originals: readonly ContextItem[], allowance: number, written = '', cache?: RulesCache): string {
+  return saidLine(rankSaid(originals, cache), allowance, written);
+}
+
+/** A word the steps of a span wrote, with the number of steps that wrote it. */
+interface SaidWord extends Said {
+  readonly steps: number;
+}
+
+/** The words the steps of `originals` wrote, ranked as {@link saidWords} ranks them: what {@link saidLine} writes. */
+export function rankSaid(originals: readonly ContextItem[], cache?: RulesCache): readonly SaidWord[] {
   const memo = cache?.part(newBlockWords);
-  const already = wordsOf(written);
-  const words = new Map<string, { readonly word: string; steps: number; readonly rank: number }>();
-  let rank = 0;
+  const words = new Map<string, { readonly word: string; readonly key: string; steps: number }>();
   for (let i = originals.length - 1; i >= 0; i--) {
     const it = originals[i] as ContextItem;
     const here = new Set<string>();
@@ -79,21 +87,27 @@ export function saidWords(originals: readonly ContextItem[], allowance: number, 
       const said = (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) || (b.type === 'tool_call' && it.folded === undefined);
       if (!said) continue;
       for (const { word, key } of remembered(memo, b, blockWords)) {
-        if (here.has(key) || already.has(key)) continue;
+        if (here.has(key)) continue;
         here.add(key);
         const seen = words.get(key);
-        if (seen === undefined) words.set(key, { word, steps: 1, rank: rank++ });
+        if (seen === undefined) words.set(key, { word, key, steps: 1 });
         else seen.steps++;
       }
     }
   }
-  const ranked = [...words.values()].sort((a, b) => b.steps - a.steps || a.rank - b.rank);
+  // Map order is first-seen order (newest step first): a stable sort keeps it among equals.
+  return [...words.values()].sort((a, b) => b.steps - a.steps);
+}
+
+/** The `SAID:` line of ranked words within `allowance` bytes (UTF-8), leaving out the words `written` spells; `''` when none fits. */
+export function saidLine(ranked: readonly SaidWord[], allowance: number, written: string): string {
+  const already = wordsOf(written);
   const head = 'SAID:';
   let used = encoder.encode(head).length;
   const parts: string[] = [];
   for (const w of ranked) {
     // a word takes at least a byte per UTF-16 unit: one that cannot fit is passed over before it is encoded
-    if (used + w.word.length + 1 > allowance) continue;
+    if (used + w.word.length + 1 > allowance || already.has(w.key)) continue;
     const cost = encoder.encode(w.word).length + 1;
     if (used + cost > allowance) continue;
     used += cost;

@@ -3,6 +3,8 @@ import { loadTokenizer, type Tokenizer } from '@ctxgit/tokenize';
 import { briefValues } from '../src/brief-values.js';
 import { itemFromNode, RulesCache, type ContextItem } from '../src/index.js';
 import { saidWords } from '../src/said-words.js';
+import { briefWriter } from '../src/default-brief.js';
+import { defaultBrief } from '../src/index.js';
 import { loadCorpus, transcriptNodes } from './corpus-replay.js';
 
 let tokenizer: Tokenizer;
@@ -34,3 +36,24 @@ describe('brief lines with a RulesCache', () => {
     expect(spans).toBeGreaterThan(100);
   });
 });
+
+// A fold writes its brief at halving allowances from one writer: each write must be what a brief written afresh at
+// that allowance is, whatever was written before it.
+describe('a brief writer', () => {
+  it('writes at each allowance what defaultBrief writes afresh, on every corpus conversation', () => {
+    let writes = 0;
+    for (const { name, items } of conversations()) {
+      const cache = new RulesCache();
+      for (let end = 4; end <= items.length; end += 7) {
+        const span = items.slice(Math.max(0, end - 60), end);
+        const write = briefWriter(span, cache);
+        for (const allowance of [2400, 1200, 600, 160, 64, 1400]) {
+          expect(write(allowance), `${name} ..${end} at ${allowance}`).toBe(defaultBrief(span, allowance));
+          writes++;
+        }
+      }
+    }
+    expect(writes).toBeGreaterThan(600);
+  });
+});
+

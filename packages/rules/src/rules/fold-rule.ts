@@ -1,4 +1,4 @@
-import { defaultBrief } from '../default-brief.js';
+import { briefWriter } from '../default-brief.js';
 import { foldPays, mightPay } from '../fold-pays.js';
 import type { ContextItem } from '../item.js';
 import type { RulesOptions, ResolvedRulesOptions } from '../options.js';
@@ -66,12 +66,13 @@ function planFold(l: FoldIndex, at: readonly number[], o: ResolvedRulesOptions, 
   // summaries of summaries grow toward the allowance): start at about 2 bytes a token and halve the allowance while
   // the brief, ID-dense text running under 2 bytes a token, still costs more.
   const spanTokens = span.reduce((s, it) => s + it.tokens, 0);
+  const brief = briefWriter(originals, ctx.cache);
   let allowance = Math.min(briefAllowance(o, ctx), Math.max(160, spanTokens * 2));
-  let blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance, ctx.cache) }];
+  let blocks = [{ type: 'text' as const, text: brief(allowance) }];
   let tokens = ctx.countTokens(blocks);
   while (tokens * 2 > spanTokens && allowance > 160) {
     allowance = Math.max(160, allowance >> 1);
-    blocks = [{ type: 'text' as const, text: defaultBrief(originals, allowance, ctx.cache) }];
+    blocks = [{ type: 'text' as const, text: brief(allowance) }];
     tokens = ctx.countTokens(blocks);
   }
   const attachedFrom = span[0]?.attachedFrom;
