@@ -48,34 +48,23 @@ function blockWords(b: Block): Said[] {
   return out;
 }
 
-/**
- * The distinctive words the steps of a span wrote themselves — the agent's text and the arguments of its calls —
- * on one line `SAID: w1 w2 …` of at most `allowance` bytes (UTF-8), or `''` when none fits. An agent names again
- * what it named before (the file it was editing, the function, the approach, the term it used for a finding), so
- * what a folded step wrote is what a later step is most likely to write again. Words of 5 to 64 characters with a
- * letter, common English words left out, each once in its first spelling; ranked by how many steps of the span wrote
- * it, then newest step first. A nested summary counts as a step that wrote the words of its brief.
- *
- * @param originals - The folded items, in list order.
- * @param allowance - Byte allowance of the line.
- * @param written - Text the brief already holds (its other lines): a word it spells is not said again.
- * @param cache - Where the words of each block are remembered (a session's {@link RulesCache}). Default: none.
- * @returns The line, or `''`.
- * @example
- * ```ts
- * saidWords([step, result], 120); // 'SAID: fields.py TimeDelta serialization rounding'
- * ```
- */
-export function saidWords(originals: readonly ContextItem[], allowance: number, written = '', cache?: RulesCache): string {
-  return saidLine(rankSaid(originals, cache), allowance, written);
-}
-
 /** A word the steps of a span wrote, with the number of steps that wrote it. */
 interface SaidWord extends Said {
   readonly steps: number;
 }
 
-/** The words the steps of `originals` wrote, ranked as {@link saidWords} ranks them: what {@link saidLine} writes. */
+/**
+ * The distinctive words the steps of a span wrote themselves — the agent's text and the arguments of its calls —
+ * ranked for the brief's `SAID:` line ({@link saidLine} writes it). An agent names again what it named before (the
+ * file it was editing, the function, the approach, the term it used for a finding), so what a folded step wrote is
+ * what a later step is most likely to write again. Words of 5 to 64 characters with a letter, common English words
+ * left out, each once in its first spelling; ranked by how many steps of the span wrote it, then newest step first.
+ * A nested summary counts as a step that wrote the words of its brief.
+ *
+ * @param originals - The folded items, in list order.
+ * @param cache - Where the words of each block are remembered (a session's {@link RulesCache}). Default: none.
+ * @returns The words, best first.
+ */
 export function rankSaid(originals: readonly ContextItem[], cache?: RulesCache): readonly SaidWord[] {
   const memo = cache?.part(newBlockWords);
   const words = new Map<string, { readonly word: string; readonly key: string; steps: number }>();
@@ -99,7 +88,10 @@ export function rankSaid(originals: readonly ContextItem[], cache?: RulesCache):
   return [...words.values()].sort((a, b) => b.steps - a.steps);
 }
 
-/** The `SAID:` line of ranked words within `allowance` bytes (UTF-8), leaving out the words `written` spells; `''` when none fits. */
+/**
+ * The line `SAID: w1 w2 …` of {@link rankSaid}'s words, best first, within `allowance` bytes (UTF-8), leaving out the
+ * words that `written` (the brief's other lines) spells; `''` when none fits.
+ */
 export function saidLine(ranked: readonly SaidWord[], allowance: number, written: string): string {
   const already = wordsOf(written);
   const head = 'SAID:';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTokenizer, type Tokenizer } from '@ctxgit/tokenize';
 import { briefValues } from '../src/brief-values.js';
 import { itemFromNode, RulesCache, type ContextItem } from '../src/index.js';
-import { saidWords } from '../src/said-words.js';
+import { rankSaid, saidLine } from '../src/said-words.js';
 import { briefWriter } from '../src/default-brief.js';
 import { defaultBrief } from '../src/index.js';
 import { loadCorpus, transcriptNodes } from './corpus-replay.js';
@@ -28,7 +28,7 @@ describe('brief lines with a RulesCache', () => {
         const span = items.slice(Math.max(0, end - 40), end);
         for (const allowance of [120, 700]) {
           expect(briefValues(span, allowance, cache), `${name} ..${end} values`).toBe(briefValues(span, allowance));
-          expect(saidWords(span, allowance, 'already said', cache), `${name} ..${end} said`).toBe(saidWords(span, allowance, 'already said'));
+          expect(saidLine(rankSaid(span, cache), allowance, 'already said'), `${name} ..${end} said`).toBe(saidLine(rankSaid(span), allowance, 'already said'));
         }
         spans++;
       }
