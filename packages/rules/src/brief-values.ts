@@ -13,29 +13,25 @@ const LETTER = /[A-Za-z]/;
 /**
  * A value as a block offers it: `field` a JSON field's string (or a key that is itself a code), `quantity` a JSON
  * field's number, `kept` a value of a `VALUES:` line, `run` an identifier-shaped run of plain text; with what ranking
- * and writing it take that does not depend on the span.
+ * it takes that does not depend on the span.
  */
 interface Offer {
+  readonly label: string;
+  readonly value: string;
   readonly kind: 'field' | 'quantity' | 'kept' | 'run';
-  /** The field's name in lower case (matched against the calls' argument keys), `''` for none. */
+  /** The label in lower case (matched against the calls' argument keys) and the value (against the steps' words). */
   readonly labelKey: string;
-  /** The value in lower case (matched against the words the steps wrote). */
   readonly valueKey: string;
+  /** Identifier-shaped: a value said once, whatever field names it. */
+  readonly shaped: boolean;
   /** Score whatever the span: kept 4, a quantity under a structured name 2, identifier-shaped 2. */
   readonly base: number;
-  /** `label=value` as the line writes it, its UTF-8 bytes, and what says the same value twice. */
-  readonly part: string;
-  readonly bytes: number;
-  readonly id: string;
 }
 
 function offer(label: string, value: string, kind: Offer['kind']): Offer {
-  const v = value.replace(/[\n,]/g, ' ');
-  const part = label === '' ? v : `${label}=${v}`;
-  const shaped = idShaped(v);
+  const shaped = idShaped(value);
   const base = (kind === 'kept' ? 4 : 0) + (kind === 'quantity' && label.includes('_') ? 2 : 0) + (shaped ? 2 : 0);
-  // a value says it once, unless a field names it (`total_baggages=0` next to `nonfree_baggages=0`)
-  return { kind, labelKey: label.toLowerCase(), valueKey: value.toLowerCase(), base, part, bytes: encoder.encode(part).length, id: label === '' || shaped ? v : part };
+  return { label, value, kind, labelKey: label.toLowerCase(), valueKey: value.toLowerCase(), shaped, base };
 }
 
 /** What a block offers the `VALUES:` line before a span ranks it: a call's argument keys and words, a result's values. */
@@ -167,11 +163,19 @@ export function valuesLine(ranked: readonly Offer[], allowance: number): string 
   const seen = new Set<string>();
   const parts: string[] = [];
   for (const o of ranked) {
-    const cost = o.bytes + (parts.length > 0 ? 2 : 0);
-    if (used + cost > allowance || seen.has(o.id)) continue;
-    seen.add(o.id);
+    const sep = parts.length > 0 ? 2 : 0;
+    // a part takes at least a byte per UTF-16 unit: one that cannot fit is passed over before it is encoded
+    if (used + sep + o.value.length + (o.label === '' ? 0 : o.label.length + 1) > allowance) continue;
+    const v = o.value.replace(/[\n,]/g, ' ');
+    const part = o.label === '' ? v : `${o.label}=${v}`;
+    // a value says it once, unless a field names it (`total_baggages=0` next to `nonfree_baggages=0`)
+    const id = o.label === '' || o.shaped ? v : part;
+    if (seen.has(id)) continue;
+    const cost = encoder.encode(part).length + sep;
+    if (used + cost > allowance) continue;
+    seen.add(id);
     used += cost;
-    parts.push(o.part);
+    parts.push(part);
   }
   return parts.length === 0 ? '' : head + parts.join(', ');
 }
