@@ -228,7 +228,7 @@ function analyze(items: readonly ContextItem[], cache: RulesCache, withSummarize
     superseded,
     failed,
     reused,
-    views: () => (views ??= continuationView(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain))),
+    views: () => (views ??= viewWriter(g, deps, frontier, resultsOf, failed, superseded, ops, reused, new Set(chain))),
   };
 }
 
@@ -247,7 +247,8 @@ function textOf(blocks: readonly Block[]): string {
   return blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
 }
 
-function continuationView(
+/** The continuation view of the graph at any allowance: its shortest-path order and candidates found once, its lines written per allowance. */
+function viewWriter(
   g: readonly GNode[],
   deps: Deps,
   frontier: number,
