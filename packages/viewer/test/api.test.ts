@@ -3,7 +3,7 @@
 // public API of @ctxgit/commit says about the same repository.
 import { request } from 'node:http';
 import type { Repo } from '@ctxgit/commit';
-import { diffCommits, openRepo } from '@ctxgit/commit';
+import { openRepo } from '@ctxgit/commit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChartsView, CommitView, DagWindow, DiffView, ExpandView, OccupancyView, RenderView, SessionList, TimelinePage } from '../src/api-types.js';
 import { buildCorpusRepo, serve } from './fixture.js';
@@ -94,8 +94,7 @@ describe('viewer API', () => {
       expect(r.body.length).toBeGreaterThan(0);
     }
     const d = await ok<DiffView>(`/api/commits/${id}/diff`);
-    const parent = await repo.readCommit(c.parentIds[0] ?? '');
-    expect(d.changes).toEqual(diffCommits(parent, c).changes);
+    expect(d.changes).toEqual((await repo.diff(c.parentIds[0] ?? '', c.id)).changes);
     expect(d.firstChangedIndex).toBe(c.summary.firstChangedIndex);
     expect(d.prefix.map((p) => p.provider)).toEqual(['anthropic', 'openai-chat', 'openai-responses', 'text']);
   });

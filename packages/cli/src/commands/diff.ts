@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { diffCommits } from '@ctxgit/commit';
 import { readCommitArg } from '../commit-id.js';
 import type { CliIo } from '../io.js';
 import { openExisting } from '../open-repository.js';
@@ -20,7 +19,7 @@ export function diffCommand(io: CliIo): Command {
       const repo = await openExisting(repoPath(io, opts));
       const ca = await readCommitArg(repo, a);
       const cb = await readCommitArg(repo, b);
-      const diff = diffCommits(ca, cb);
+      const diff = await repo.diff(ca.id, cb.id);
       const rows = diff.changes.map((c) => [c.key, c.role, `${c.from ?? '(none)'} -> ${c.to ?? '(none)'}`, `${c.tokensFrom ?? 0} -> ${c.tokensTo ?? 0}`, c.reason]);
       emit(io, opts, {
         json: diff,

@@ -15,6 +15,8 @@ import type { GitContext } from '../git/git-context.js';
 import { readRef } from '../git/read-ref.js';
 import { inBatch, maintain, settled } from '../git/internal/pack-store.js';
 import { validateRefComponent } from '../git/validate-ref-name.js';
+import type { CommitDiff } from '../engine/diff-commits.js';
+import { diffStoredCommits } from '../engine/diff-stored-commits.js';
 import { mergeSessions } from '../engine/merge-sessions.js';
 import type { MergeOptions } from '../engine/merge-sessions.js';
 import { configRef, toolsRef } from '../store/refs.js';
@@ -316,6 +318,24 @@ export class Repo {
    */
   async readCommit(id: string): Promise<ContextCommit> {
     return (await loadCommit(this.#core, id)).commit;
+  }
+
+  /**
+   * Compares two ContextCommits item by item, as {@link diffCommits} does, and also places the items of `older` that
+   * the newer commit folded into a summary which a later summary of it absorbed (read from the summaries' trees).
+   *
+   * @param older - oid of the older commit (40 hex digits)
+   * @param newer - oid of the newer commit; the two can be of any sessions
+   * @returns the changes, in the newer commit's item order, then the items of `older` it lacks
+   * @throws {@link UnknownCommitError} when either id names no ContextCommit
+   * @example
+   * ```ts
+   * const d = await repo.diff(before.id, after.id);
+   * d.changes.filter((c) => c.reason === 'folded').length; // items the newer commit summarized
+   * ```
+   */
+  async diff(older: string, newer: string): Promise<CommitDiff> {
+    return diffStoredCommits(this.#core, await loadCommit(this.#core, older), await loadCommit(this.#core, newer));
   }
 
   /**

@@ -10,7 +10,7 @@ export async function diffView(ctx: ViewerContext, id: string): Promise<DiffView
   const b = await ctx.repo.readCommit(id);
   const parent = b.parentIds[0];
   const a: ContextCommit = parent === undefined ? { ...b, id: '', parentIds: [], items: [], totalTokens: 0 } : await ctx.repo.readCommit(parent);
-  const d = diffCommits(a, b);
+  const d = parent === undefined ? diffCommits(a, b) : await ctx.repo.diff(parent, id);
   const first = b.summary.firstChangedIndex;
   const prefix = parent === undefined ? [] : PROVIDERS.flatMap((provider) => {
     try {
