@@ -7,7 +7,7 @@ import type { RulesCache } from './rules-cache.js';
 
 /** The occupancy band as fractions of the history budget; `lower <= upper <= emergency`. */
 export interface BandOptions {
-  /** Upper mark: above it an epoch opens and folding starts. @defaultValue 0.8 */
+  /** Upper mark: above it an epoch opens and folding starts. @defaultValue 0.9 */
   readonly foldAt?: number;
   /** Lower mark: folding goes down to it. @defaultValue 0.5 */
   readonly foldTo?: number;

@@ -5,7 +5,7 @@ import type { Band } from './rule.js';
 /** Validates the band and turns its fractions into token marks. */
 export function resolveBand(historyBudget: number, options: BandOptions = {}): Band {
   if (!Number.isFinite(historyBudget) || historyBudget <= 0) throw new RulesInputError('historyBudget', `expected a positive number of tokens, got ${String(historyBudget)}`);
-  const foldAt = options.foldAt ?? 0.8;
+  const foldAt = options.foldAt ?? 0.9;
   const foldTo = options.foldTo ?? 0.5;
   const emergencyAt = options.emergencyAt ?? 0.95;
   if (!(foldTo > 0 && foldTo <= foldAt && foldAt <= emergencyAt && emergencyAt <= 1)) {
