@@ -5,7 +5,8 @@ import { FS_KINDS, stepClock } from './helpers.js';
 
 /** A chat long enough to fold under a 600-token budget; returns every commit. */
 async function chat(repo: Repo, opts: { summarizer?: SessionSummarizer } = {}, name = 'chat'): Promise<ContextCommit[]> {
-  const s = await repo.createSession(name, { model: 'openai:gpt-4o', budget: 600, clock: stepClock(), ...opts });
+  // the band these scenarios were written for: folds from 0.8 of the history budget
+  const s = await repo.createSession(name, { model: 'openai:gpt-4o', budget: 600, clock: stepClock(), band: { foldAt: 0.8 }, ...opts });
   const commits: ContextCommit[] = [];
   for (let i = 0; i < 14; i++) {
     await s.append({ role: 'user', output: `Question ${i}: what do you know about order ORD-${1000 + i} and its parcel?` });

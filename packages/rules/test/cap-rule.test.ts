@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { capRule, runPipeline, type ContextItem } from '../src/index.js';
 import { NodeBuilder, quarterTokenizer } from './helpers.js';
 
-const ctx = (historyBudget: number) => ({ now: 0, tokenizer: quarterTokenizer, historyBudget, rules: [capRule()] });
+// The marks the cases below are written for: upper 0.8, emergency 0.95 of the history budget.
+const ctx = (historyBudget: number) => ({ now: 0, tokenizer: quarterTokenizer, historyBudget, rules: [capRule()], band: { foldAt: 0.8 } });
 const output = (it: ContextItem | undefined): string => (it?.blocks[1] as { output: string }).output;
 /** Two rounds, each an assistant step and a 5,500-character result (about 1,380 tokens each). */
 const rounds = (): NodeBuilder => {
