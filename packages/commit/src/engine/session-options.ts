@@ -8,7 +8,7 @@ import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 export interface SessionOptions {
   /** The rule pipeline. @defaultValue `defaultRules()` of `@ctxgit/rules` */
   readonly rules?: readonly Rule[];
-  /** The occupancy band of the fold rule. @defaultValue the pipeline's defaults (fold at 0.8, down to 0.5) */
+  /** The occupancy band of the fold rule. @defaultValue the pipeline's defaults (fold at 0.9, down to 0.5) */
   readonly band?: BandOptions;
   /** Milliseconds since the epoch for node `createdAt`, commit times and the rules' `now`. @defaultValue the repository's clock */
   readonly clock?: Clock;
