@@ -189,8 +189,8 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * (2) while above the lower mark, runs reaching into the tail, never the latest round (the last assistant step and
  * its results): the prefix is rewritten from the first fold on anyway, so one fold turn goes down to the lower mark
  * rather than leaving the next turns a fold each; (3) while still above the lower mark, only the newest chain results
- * within `chainShare` protected (summary reason `fold_chain_share`); (4) while still above the upper mark, no chain
- * result protected (reason `fold_chain`). Runs start after the newest summary, or anywhere (earlier summaries
+ * within `chainShare` protected (summary reason `fold_chain_share`); (4) while still above the lower mark, no chain
+ * result protected (reason `fold_chain`): one break to the lower mark, not one every few calls of a long chain. Runs start after the newest summary, or anywhere (earlier summaries
  * included) while above the emergency mark. Other summaries have reason `fold`.
  * Below the marks a fold is made when it has paid for itself (`cacheRead` > 0): phase 1's runs (after the newest
  * summary, before the tail window, the critical chain protected) fold whole once the cache reads of the tokens they
@@ -308,11 +308,9 @@ export function foldRule(options: RulesOptions = {}): Rule {
           continue;
         }
         // The first fold broke the cached prefix: folding on rewrites nothing more, and saves the next turns a fold
-        // of their own. The whole chain is let go only while above the upper mark (a turn that ends there is not made).
-        if (paid) break;
-        if (phase <= 2 && h > band.lower) phase++;
-        else if (phase === 3 && h > band.upper) phase++;
-        else break;
+        // of their own; a chain left whole above the lower mark would bring the band back within a few calls.
+        if (paid || h <= band.lower || phase === 4) break;
+        phase++;
         runs = undefined;
       }
       // Above the emergency mark still: the cap (or, failing it, the runner's refusal) takes over.
