@@ -212,6 +212,28 @@ describe('foldRule under pressure', () => {
     expect(visible(tight.items).slice(-2)).toEqual(['n24', 'n25']);
   });
 
+  it('still above the lower mark, lets the whole chain go, folding again what the same run folded after it (fold_chain)', () => {
+    // The big result is on the chain (the next step passes its value on); the two after it are not, so the first
+    // phase folds them into a summary after it, where a later phase starting after the newest summary cannot reach it.
+    const b = new NodeBuilder();
+    b.text('user', 'trace the value');
+    b.text('assistant', 'start');
+    b.tool('lookup', { q: 'q0' }, 'marker_0_value ' + 'd'.repeat(2000));
+    b.text('assistant', 'follow marker_0_value');
+    b.tool('lookup', { q: 'q1' }, 'nothing here ' + 'e'.repeat(400));
+    b.text('assistant', 'look elsewhere');
+    b.tool('lookup', { q: 'q2' }, 'nothing there ' + 'f'.repeat(400));
+    b.text('assistant', 'last look');
+    b.tool('lookup', { q: 'q3' }, 'done');
+    const r = runPipeline([], b.nodes, { now: 0, tokenizer: quarterTokenizer, historyBudget: 800 });
+    expect(r.historyTokens).toBeLessThanOrEqual(400); // the lower mark, in one run
+    const [s, ...more] = r.items.filter((i) => i.state === 'summary');
+    expect(more).toEqual([]);
+    expect(s?.reason).toBe('fold_chain');
+    expect(foldedOriginals(r.items, s?.key ?? '', (k) => r.folds.get(k)).map((i) => i.key)).toEqual(['n2', 'n3', 'n4', 'n5', 'n6', 'n7']);
+    expect(visible(r.items)).toEqual(['n1', s?.key, 'n8', 'n9']);
+  });
+
   it('opens an epoch on a cold cache: items age although the band is not reached', () => {
     const b = new NodeBuilder();
     b.text('user', 'go', 0);

@@ -18,9 +18,12 @@ interface Run {
 const foldable = (it: ContextItem, prot: Protection): boolean =>
   it.state !== 'summarized' && !it.locked && it.role !== 'system' && it.pinned !== true && it.isAnchor !== true && !prot.protects(it);
 
-/** Position just after the newest visible summary (0 without one): what lies before it is the cached prefix. */
-function afterNewestSummary(items: readonly ContextItem[]): number {
-  for (let i = items.length - 1; i >= 0; i--) if ((items[i] as ContextItem).state === 'summary') return i + 1;
+/** Position just after the newest visible summary not in `skip` (0 without one): what lies before it is the cached prefix. */
+function afterNewestSummary(items: readonly ContextItem[], skip?: ReadonlySet<string>): number {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i] as ContextItem;
+    if (it.state === 'summary' && skip?.has(it.key) !== true) return i + 1;
+  }
   return 0;
 }
 
@@ -190,7 +193,9 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * its results): the prefix is rewritten from the first fold on anyway, so one fold turn goes down to the lower mark
  * rather than leaving the next turns a fold each; (3) while still above the lower mark, only the newest chain results
  * within `chainShare` protected (summary reason `fold_chain_share`); (4) while still above the lower mark, no chain
- * result protected (reason `fold_chain`): one break to the lower mark, not one every few calls of a long chain. Runs start after the newest summary, or anywhere (earlier summaries
+ * result protected (reason `fold_chain`), its runs starting after the newest summary that phases 1-3 did not make,
+ * so that theirs fold again with the chain results between them: one break to the lower mark, not one every few calls
+ * of a long chain. Runs start after the newest summary, or anywhere (earlier summaries
  * included) while above the emergency mark. Other summaries have reason `fold`.
  * Below the marks a fold is made when it has paid for itself (`cacheRead` > 0): phase 1's runs (after the newest
  * summary, before the tail window, the critical chain protected) fold whole once the cache reads of the tokens they
@@ -249,6 +254,8 @@ export function foldRule(options: RulesOptions = {}): Rule {
       // the cap is lifted and folding goes on down to the lower mark (an imported session may need hundreds).
       let lifted = false;
       const tried = new Set<string>();
+      // The summaries this loop made.
+      const made = new Set<string>();
       // Phase 1 folds before the tail window with the whole critical chain protected; phase 2 (still above
       // the lower mark) reaches into the tail but never into the latest round; phase 3 (still above the lower
       // mark) protects only the newest part of the chain within `chainShare`; phase 4 (still above the upper
@@ -265,8 +272,9 @@ export function foldRule(options: RulesOptions = {}): Rule {
         }
         const chain = phase <= 2 ? 'all' : phase === 3 ? 'share' : 'none';
         if (runs === undefined) {
-          // Below the emergency mark nothing before the newest summary is rewritten: it is the cached prefix.
-          const from = h > band.emergency ? 0 : afterNewestSummary(cur.items);
+          // Below the emergency mark nothing before the newest summary is rewritten: it is the cached prefix. Phase 4
+          // may fold again what this run folded: the prefix is rewritten from its first summary on anyway.
+          const from = h > band.emergency ? 0 : afterNewestSummary(cur.items, phase === 4 ? made : undefined);
           runs = runsOf(cur.items, protectionOf(cur.items, o, ctx, chain), from, phase === 1 ? tailStart(cur.items, o.tailTurns) : tailStart(cur.items, 1));
           next = 0;
         }
@@ -299,6 +307,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
             continue;
           }
           plans.push({ at, summary: plan.summary });
+          made.add(plan.summary.key);
           attempts++;
           h -= plan.saved;
         }
