@@ -195,8 +195,8 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * within `chainShare` protected (summary reason `fold_chain_share`); (4) while still above the lower mark, no chain
  * result protected (reason `fold_chain`), its runs starting after the newest summary that phases 1-3 did not make,
  * so that theirs fold again with the chain results between them: one break to the lower mark, not one every few calls
- * of a long chain. Runs start after the newest summary, or anywhere (earlier summaries
- * included) while above the emergency mark. Other summaries have reason `fold`.
+ * of a long chain. Runs start after the newest summary, or anywhere (earlier summaries included) while above the
+ * emergency mark. Other summaries have reason `fold`.
  * Below the marks a fold is made when it has paid for itself (`cacheRead` > 0): phase 1's runs (after the newest
  * summary, before the tail window, the critical chain protected) fold whole once the cache reads of the tokens they
  * would free, counted from when each item left the tail window, cost four times the fold's rewrite (the cache write
@@ -254,11 +254,11 @@ export function foldRule(options: RulesOptions = {}): Rule {
       // the cap is lifted and folding goes on down to the lower mark (an imported session may need hundreds).
       let lifted = false;
       const tried = new Set<string>();
-      // The summaries this loop made.
+      // The summaries this loop made: phase 4 folds them again.
       const made = new Set<string>();
       // Phase 1 folds before the tail window with the whole critical chain protected; phase 2 (still above
       // the lower mark) reaches into the tail but never into the latest round; phase 3 (still above the lower
-      // mark) protects only the newest part of the chain within `chainShare`; phase 4 (still above the upper
+      // mark) protects only the newest part of the chain within `chainShare`; phase 4 (still above the lower
       // mark) protects no chain result. Each phase folds down to the lower mark.
       let phase = 1;
       // The runs of `cur` in `phase`, found again only when either changes, and the first one not yet passed over.
@@ -273,7 +273,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
         const chain = phase <= 2 ? 'all' : phase === 3 ? 'share' : 'none';
         if (runs === undefined) {
           // Below the emergency mark nothing before the newest summary is rewritten: it is the cached prefix. Phase 4
-          // may fold again what this run folded: the prefix is rewritten from its first summary on anyway.
+          // may fold again the summaries this loop made: the prefix is rewritten from the first of them on anyway.
           const from = h > band.emergency ? 0 : afterNewestSummary(cur.items, phase === 4 ? made : undefined);
           runs = runsOf(cur.items, protectionOf(cur.items, o, ctx, chain), from, phase === 1 ? tailStart(cur.items, o.tailTurns) : tailStart(cur.items, 1));
           next = 0;
