@@ -179,7 +179,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
 }
 
 /**
- * Folding (`fold@10`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@11`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -234,7 +234,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 10,
+    version: 11,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
