@@ -25,7 +25,7 @@ export { estimateTokenizer } from './estimate-tokenizer.js';
 export { createMemoTokenizer } from './memo-tokenizer.js';
 export type { MemoStats, MemoTokenizer, MemoTokenizerOptions } from './memo-tokenizer.js';
 export { DEFAULT_MODELS } from './models.js';
-export type { ModelInfo, ModelTable, Provider } from './models.js';
+export type { CachePrices, ModelInfo, ModelTable, Provider } from './models.js';
 export { resolveModel } from './resolve-model.js';
 export type { ResolveModelOptions, ResolvedModel } from './resolve-model.js';
 export { imageTokens } from './image-tokens.js';

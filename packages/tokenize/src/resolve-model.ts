@@ -1,8 +1,8 @@
 import { ENCODING_NAMES } from './encoding.js';
 import type { EncodingName } from './encoding.js';
 import { InvalidModelError, UnknownModelError } from './errors.js';
-import { DEFAULT_MODELS } from './models.js';
-import type { ModelInfo, ModelTable, Provider } from './models.js';
+import { DEFAULT_MODELS, PROVIDER_CACHE_PRICES } from './models.js';
+import type { CachePrices, ModelInfo, ModelTable, Provider } from './models.js';
 
 /** Options of {@link resolveModel}. Sizes in tokens. */
 export interface ResolveModelOptions {
@@ -18,6 +18,8 @@ export interface ResolveModelOptions {
 
 /** A resolved model: its table entry plus the id split into parts. */
 export interface ResolvedModel extends ModelInfo {
+  /** Prompt-cache prices: the entry's, else the provider's. */
+  readonly cache: CachePrices;
   /** The normalized id, `"provider:model"`. */
   readonly id: string;
   /** The model part of the id. */
@@ -50,6 +52,13 @@ function checkEntry(key: string, info: unknown): ModelInfo {
   if (encoding !== 'estimate' && !(ENCODING_NAMES as readonly unknown[]).includes(encoding)) {
     throw new InvalidModelError(`models[${key}].encoding`, encoding, [...ENCODING_NAMES, 'estimate'].join(' | '));
   }
+  const cache = entry['cache'] as Record<string, unknown> | undefined;
+  if (cache !== undefined) {
+    const { read, write } = typeof cache === 'object' && cache !== null ? cache : { read: undefined, write: undefined };
+    if (!(typeof read === 'number' && Number.isFinite(read) && read >= 0 && typeof write === 'number' && Number.isFinite(write) && write > 0)) {
+      throw new InvalidModelError(`models[${key}].cache`, cache, '{ read, write }: multiples of an uncached input token, read ≥ 0, write > 0');
+    }
+  }
   return info as ModelInfo;
 }
 
@@ -70,6 +79,7 @@ function checkEntry(key: string, info: unknown): ModelInfo {
  * ```ts
  * resolveModel('openai:gpt-4o'); // { id: 'openai:gpt-4o', provider: 'openai', window: 128000, maxOutput: 16384, encoding: 'o200k_base', ... }
  * resolveModel('anthropic:claude-sonnet-4-5').encoding; // 'estimate'
+ * resolveModel('openai:gpt-4.1').cache; // { read: 0.25, write: 1 }: cached input bills a quarter
  * resolveModel('openai:my-finetune', { window: 32000 }).window; // 32000
  * ```
  */
@@ -98,6 +108,7 @@ export function resolveModel(id: string, options: ResolveModelOptions = {}): Res
   const resolvedWindow = window ?? base.window;
   const resolvedMaxOutput = maxOutput ?? Math.min(base.maxOutput, resolvedWindow);
   if (resolvedMaxOutput > resolvedWindow) throw new InvalidModelError('maxOutput', resolvedMaxOutput, `at most the window (${resolvedWindow})`);
-  const merged: ModelInfo = { provider: base.provider, window: resolvedWindow, maxOutput: resolvedMaxOutput, encoding: encoding ?? base.encoding };
+  const cache = base.cache ?? PROVIDER_CACHE_PRICES[base.provider];
+  const merged = { provider: base.provider, window: resolvedWindow, maxOutput: resolvedMaxOutput, encoding: encoding ?? base.encoding, cache };
   return Object.freeze({ id, model, known: found !== undefined, ...merged });
 }

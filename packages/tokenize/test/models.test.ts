@@ -11,6 +11,7 @@ describe('resolveModel', () => {
       window: 128_000,
       maxOutput: 16_384,
       encoding: 'o200k_base',
+      cache: { read: 0.5, write: 1 },
     });
     for (const id of ['openai:gpt-4o-mini', 'openai:gpt-4.1', 'openai:gpt-4.1-mini', 'openai:gpt-4.1-nano', 'openai:o3', 'openai:o4-mini', 'openai:gpt-5', 'openai:gpt-5-mini', 'openai:gpt-5-nano']) {
       expect(resolveModel(id).encoding).toBe('o200k_base');
@@ -22,6 +23,17 @@ describe('resolveModel', () => {
     }
     expect(resolveModel('openai:gpt-4.1').window).toBe(1_047_576);
     expect(resolveModel('anthropic:claude-sonnet-4-5').maxOutput).toBe(64_000);
+  });
+
+  it('knows what a cached input token bills: the entry prices, else the provider defaults', () => {
+    expect(resolveModel('anthropic:claude-haiku-4-5').cache).toEqual({ read: 0.1, write: 1.25 });
+    expect(resolveModel('openai:gpt-4.1-mini').cache).toEqual({ read: 0.25, write: 1 });
+    expect(resolveModel('openai:gpt-5').cache).toEqual({ read: 0.1, write: 1 });
+    expect(resolveModel('openai:gpt-4').cache).toEqual({ read: 1, write: 1 }); // no prompt caching
+    expect(resolveModel('anthropic:next', { window: 500_000 }).cache).toEqual({ read: 0.1, write: 1.25 });
+    const models = { 'openai:x': { provider: 'openai', window: 1000, maxOutput: 0, encoding: 'o200k_base', cache: { read: 0.2, write: 1 } } } as const;
+    expect(resolveModel('openai:x', { models }).cache).toEqual({ read: 0.2, write: 1 });
+    for (const info of Object.values(DEFAULT_MODELS)) expect(info.cache === undefined || (info.cache.read <= 1 && info.cache.write >= 1)).toBe(true);
   });
 
   it('falls back from dated snapshots to their base entry', () => {
@@ -45,6 +57,7 @@ describe('resolveModel', () => {
       window: 32_000,
       maxOutput: 0,
       encoding: 'o200k_base',
+      cache: { read: 0.5, write: 1 },
     });
     expect(resolveModel('anthropic:next', { window: 500_000, maxOutput: 10 }).encoding).toBe('estimate');
   });
@@ -77,5 +90,7 @@ describe('resolveModel', () => {
     expect(field(() => resolveModel('mistral:large', { window: 1000 }))).toBe('provider');
     expect(field(() => resolveModel('openai:x', { models: { 'openai:x': { provider: 'anthropic', window: 1, maxOutput: 0, encoding: 'estimate' } } }))).toBe('models[openai:x].provider');
     expect(field(() => resolveModel('openai:x', { models: { 'openai:x': { provider: 'openai', window: 1, maxOutput: 0, encoding: 'p50k' as 'estimate' } } }))).toBe('models[openai:x].encoding');
+    expect(field(() => resolveModel('openai:x', { models: { 'openai:x': { provider: 'openai', window: 1, maxOutput: 0, encoding: 'estimate', cache: { read: -1, write: 1 } } } }))).toBe('models[openai:x].cache');
+    expect(field(() => resolveModel('openai:x', { models: { 'openai:x': { provider: 'openai', window: 1, maxOutput: 0, encoding: 'estimate', cache: { read: 0.5, write: 0 } } } }))).toBe('models[openai:x].cache');
   });
 });

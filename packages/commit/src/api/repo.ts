@@ -408,7 +408,8 @@ export class Repo {
     const share = opts.maxPinnedShare;
     if (share !== undefined && (typeof share !== 'number' || !(share > 0 && share <= 1))) throw new InvalidOptionError('maxPinnedShare', share, 'a share of the history budget in (0, 1]');
     const summarizer = opts.summarizer ?? this.#summarizer;
-    const rules = opts.rules ?? defaultRules();
+    // a fold below the marks pays at the prices of the session's model
+    const rules = opts.rules ?? defaultRules({ cacheRead: sizes.cache.read, cacheWrite: sizes.cache.write });
     return {
       name: config.session,
       model: config.model,

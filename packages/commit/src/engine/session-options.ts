@@ -6,7 +6,7 @@ import type { SessionSummarizer } from './summarizer/session-summarizer.js';
 
 /** How a session's operations behave; not stored, so give them again to {@link Repo.openSession}. */
 export interface SessionOptions {
-  /** The rule pipeline. @defaultValue `defaultRules()` of `@ctxgit/rules` */
+  /** The rule pipeline. @defaultValue `defaultRules()` of `@ctxgit/rules` with the model's prompt-cache prices (`cacheRead`, `cacheWrite`: the model table's `cache`) */
   readonly rules?: readonly Rule[];
   /** The occupancy band of the fold rule. @defaultValue the pipeline's defaults (fold at 0.9, down to 0.5) */
   readonly band?: BandOptions;

@@ -1,4 +1,4 @@
-import type { ModelTable, ResolvedModel } from '@ctxgit/tokenize';
+import type { CachePrices, ModelTable, ResolvedModel } from '@ctxgit/tokenize';
 import { createBudget, resolveModel, UnknownModelError as TokenizeUnknownModelError } from '@ctxgit/tokenize';
 import { canonicalJson } from '@ctxgit/dag';
 import { InvalidOptionError, UnknownModelError } from '../errors.js';
@@ -34,6 +34,8 @@ export interface ResolvedSizes {
   /** Tokens kept free for the reply (0 when the budget was given: it is the history's share already). */
   readonly outputReserve: number;
   readonly encoding: string;
+  /** The model's prompt-cache prices (the model table's). */
+  readonly cache: CachePrices;
 }
 
 function checkTokens(option: string, value: unknown): void {
@@ -68,11 +70,11 @@ export function resolveSizes(config: Omit<SessionConfig, 'format' | 'session' | 
   const window = model.window;
   if (config.budget !== undefined) {
     if (config.budget > window) throw new InvalidOptionError('budget', config.budget, `at most the window (${window} tokens)`);
-    return { window, historyBudget: config.budget, outputReserve: config.outputReserve ?? 0, encoding: model.encoding };
+    return { window, historyBudget: config.budget, outputReserve: config.outputReserve ?? 0, encoding: model.encoding, cache: model.cache };
   }
   const outputReserve = config.outputReserve ?? Math.min(model.maxOutput, Math.floor(window / 4));
   if (outputReserve >= window) throw new InvalidOptionError('outputReserve', outputReserve, `below the window (${window} tokens)`);
-  return { window, historyBudget: createBudget({ window, outputReserve }).history, outputReserve, encoding: model.encoding };
+  return { window, historyBudget: createBudget({ window, outputReserve }).history, outputReserve, encoding: model.encoding, cache: model.cache };
 }
 
 /** Name of the config blob in a config commit's tree. */
