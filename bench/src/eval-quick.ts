@@ -1,10 +1,10 @@
 /**
  * A subset of the policy evaluation, for tuning the rules: ctxgit's defaults and the baselines (not the ablations)
- * on chosen corpora and budgets, printed as ctxgit's cost against the cheapest baseline under budget, recall,
- * prefix breaks and requests over budget. Writes nothing.
+ * on chosen corpora and budgets, printed as ctxgit's cost against the cheapest baseline under budget (at the first
+ * price model's prices, or `--price`'s), recall, prefix breaks and requests over budget. Writes nothing.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/eval-quick.ts [--corpora a,b] [--budgets 4000,8000]
- * [--long 32000,64000] [--sample 6]` (`--budgets none` or `--long none` skips that part).
+ * [--long 32000,64000] [--sample 6] [--price openai-gpt-4.1]` (`--budgets none` or `--long none` skips that part).
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,8 @@ const result = await runPolicyEval({
   ...(corpora === undefined ? {} : { corpora }),
   log: (line) => process.stderr.write(`${line}\n`),
 });
-const price = result.pricings[0]?.id ?? '';
+const price = arg('price') ?? result.pricings[0]?.id ?? '';
+if (!result.pricings.some((p) => p.id === price)) throw new Error(`--price: expected one of ${result.pricings.map((p) => p.id).join(', ')}`);
 const rows: string[] = [];
 for (const corpus of [...new Set(result.summaries.map((s) => s.corpus))]) {
   for (const budget of [...new Set(result.summaries.filter((s) => s.corpus === corpus).map((s) => s.budget))]) {

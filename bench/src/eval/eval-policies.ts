@@ -9,8 +9,9 @@ import { toolResultClearingPolicy } from './policies/tool-result-clearing.js';
 /**
  * The policies of the evaluation, in report order (the full history first: it is the reference of every ratio):
  * full history, sliding window, Anthropic-style tool-result clearing (keep 3; and with `clear_at_least` a quarter
- * of the budget), observation masking (keep 3, 5, 10), ctxgit's defaults, and four ablations of ctxgit (no graph
- * protection, no cache epochs, no paid folds, no folding).
+ * of the budget), observation masking (keep 3, 5, 10), ctxgit's defaults (at each price model's cache prices), and
+ * four ablations of ctxgit at the rules' default (Anthropic) prices (no graph protection, no cache epochs, no paid
+ * folds, no folding).
  * @example
  * ```ts
  * (await evalPolicies()).map((p) => p.id);
@@ -29,7 +30,9 @@ export async function evalPolicies(): Promise<Policy[]> {
     ctxgitPolicy(tokenizer, {
       id: 'ctxgit',
       label: 'ctxgit defaults',
-      description: 'runPipeline of @ctxgit/rules with defaultRules() and the default band, every option at its default: per-item cap, tool aging outside the tail window, idle clearing, folding in a band with cache epochs and below it once a fold has paid for itself, graph protection of the critical chain.',
+      description:
+        "runPipeline of @ctxgit/rules with defaultRules() and the default band, every option at its default but the cache prices, set to each price model's as a session takes its model's (its cost under a price model is its run at those prices; its other figures are its run at Anthropic's): per-item cap, tool aging outside the tail window, idle clearing, folding in a band with cache epochs and below it once a fold has paid for itself, graph protection of the critical chain.",
+      priced: true,
     }),
     ctxgitPolicy(tokenizer, {
       id: 'ctxgit-no-graph',

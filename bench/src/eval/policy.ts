@@ -1,5 +1,6 @@
 import type { Node } from '@ctxgit/dag';
 import type { ContextItem } from '@ctxgit/rules';
+import type { CachePricing } from './pricing.js';
 import type { TokenMeter } from './token-meter.js';
 
 /** What a policy is given before one model call. */
@@ -34,4 +35,10 @@ export interface Policy {
   readonly description: string;
   /** Starts a run over one conversation with a request budget in tokens. */
   start(budget: number, meter: TokenMeter): PolicyRun;
+  /**
+   * For a policy that decides by cache prices: itself set to a price model's, as a session on that provider's model
+   * would be. Its cost under each price model is then that of its run at those prices; its other figures are those
+   * of its run at the first price model's. Absent: one run, billed under every price model.
+   */
+  readonly at?: (pricing: CachePricing) => Policy;
 }

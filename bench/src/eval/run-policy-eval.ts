@@ -11,6 +11,7 @@ import { prepareCalls } from './prepare-calls.js';
 import { priceConversation } from './price-conversation.js';
 import type { RequestBill } from './price-conversation.js';
 import { PRICINGS } from './pricing.js';
+import type { CachePricing } from './pricing.js';
 import { replayPolicy } from './replay-policy.js';
 import { requestRenderer } from './request-renderer.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
@@ -66,8 +67,13 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
     if (inAll) addFloor('all', floor);
     for (const budget of atBudgets) {
       for (const policy of policies) {
-        const records = await replayPolicy(prepared, policy, budget, meter, renderer.render);
-        const bills = new Map<string, RequestBill[]>(PRICINGS.map((p) => [p.id, priceConversation(records.map((r) => r.shape), p)]));
+        const at = policy.at;
+        const records = await replayPolicy(prepared, at === undefined ? policy : at(PRICINGS[0] as CachePricing), budget, meter, renderer.render);
+        const bills = new Map<string, RequestBill[]>();
+        for (const [i, p] of PRICINGS.entries()) {
+          const priced = at === undefined || i === 0 ? records : await replayPolicy(prepared, at(p), budget, meter, renderer.render);
+          bills.set(p.id, priceConversation(priced.map((r) => r.shape), p));
+        }
         acc(policy.id, budget, name).add(records, bills);
         if (inAll) acc(policy.id, budget, 'all').add(records, bills);
       }

@@ -2,6 +2,7 @@ import { defaultRules, itemFromNode, runPipeline, RulesCache } from '@ctxgit/rul
 import type { BandOptions, ContextItem, RulesOptions } from '@ctxgit/rules';
 import type { Tokenizer } from '@ctxgit/tokenize';
 import type { Policy } from '../policy.js';
+import type { CachePricing } from '../pricing.js';
 import { OVERHEAD } from '../token-meter.js';
 
 /** Options of {@link ctxgitPolicy}: which part of ctxgit's default pipeline to switch off. */
@@ -15,6 +16,8 @@ export interface CtxgitPolicyOptions {
   readonly band?: BandOptions;
   /** Drop the `fold` rule from the pipeline. @defaultValue false */
   readonly noFolding?: boolean;
+  /** Run at each price model's cache prices (`cacheRead`, `cacheWrite`), as a session takes its model's. @defaultValue false: the rules' defaults (Anthropic's) */
+  readonly priced?: boolean;
 }
 
 /**
@@ -31,10 +34,12 @@ export interface CtxgitPolicyOptions {
  */
 export function ctxgitPolicy(tokenizer: Tokenizer, options: CtxgitPolicyOptions): Policy {
   const rules = defaultRules(options.rules ?? {}).filter((rule) => !(options.noFolding === true && rule.name === 'fold'));
+  const at = (p: CachePricing): Policy => ctxgitPolicy(tokenizer, { ...options, priced: false, rules: { ...options.rules, cacheRead: p.readMultiplier, cacheWrite: p.writeMultiplier } });
   return {
     id: options.id,
     label: options.label,
     description: options.description,
+    ...(options.priced === true ? { at } : {}),
     start: (budget) => {
       let items: readonly ContextItem[] = [];
       const request = { window: budget, overhead: OVERHEAD };
