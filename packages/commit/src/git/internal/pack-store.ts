@@ -147,13 +147,18 @@ async function packObjects(ctx: GitContext, name: string, keep: boolean): Promis
 
 /**
  * The packs a roll-up decodes and packs again with a delta search: the smallest, while they hold at most
- * {@link REDELTA_LIMIT} objects together, and only when that is two packs or more (one pack was searched already).
+ * {@link REDELTA_LIMIT} objects together or were written without a search (fewer than {@link SEARCH_MIN} objects: a
+ * turn's, its entries stored, not deflated, so never copied as they are), and only when that is two packs or more.
  */
 export function packsToRedelta(packs: readonly PackInfo[]): PackInfo[] {
   const sorted = [...packs].sort((a, b) => a.count - b.count || (a.name < b.name ? -1 : 1));
   let total = 0;
   let n = 0;
-  while (n < sorted.length && total + (sorted[n] as PackInfo).count <= REDELTA_LIMIT) total += (sorted[n++] as PackInfo).count;
+  for (const p of sorted) {
+    if (p.count >= SEARCH_MIN && total + p.count > REDELTA_LIMIT) break;
+    total += p.count;
+    n++;
+  }
   return n < 2 ? [] : sorted.slice(0, n);
 }
 
