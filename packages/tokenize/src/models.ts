@@ -37,8 +37,8 @@ export const PROVIDER_CACHE_PRICES: Readonly<Record<Provider, CachePrices>> = Ob
 
 const openai = (window: number, maxOutput: number, read: number, encoding: EncodingName = 'o200k_base'): ModelInfo =>
   Object.freeze({ provider: 'openai', window, maxOutput, encoding, cache: Object.freeze({ read, write: 1 }) });
-const anthropic = (window: number, maxOutput: number): ModelInfo =>
-  Object.freeze({ provider: 'anthropic', window, maxOutput, encoding: 'estimate', cache: PROVIDER_CACHE_PRICES.anthropic });
+const anthropic = (window: number, maxOutput: number, cache: CachePrices = PROVIDER_CACHE_PRICES.anthropic): ModelInfo =>
+  Object.freeze({ provider: 'anthropic', window, maxOutput, encoding: 'estimate', cache });
 
 /**
  * The built-in model table, from the providers' model and pricing pages (standard tiers: beta long-context windows
@@ -75,5 +75,6 @@ export const DEFAULT_MODELS: ModelTable = Object.freeze({
   'anthropic:claude-3-7-sonnet': anthropic(200_000, 64_000),
   'anthropic:claude-3-5-sonnet': anthropic(200_000, 8_192),
   'anthropic:claude-3-5-haiku': anthropic(200_000, 8_192),
-  'anthropic:claude-3-haiku': anthropic(200_000, 4_096),
+  // $0.25 input, $0.30 cache write, $0.03 cache read per MTok
+  'anthropic:claude-3-haiku': anthropic(200_000, 4_096, Object.freeze({ read: 0.12, write: 1.2 })),
 });

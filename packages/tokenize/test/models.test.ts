@@ -27,6 +27,7 @@ describe('resolveModel', () => {
 
   it('knows what a cached input token bills: the entry prices, else the provider defaults', () => {
     expect(resolveModel('anthropic:claude-haiku-4-5').cache).toEqual({ read: 0.1, write: 1.25 });
+    expect(resolveModel('anthropic:claude-3-haiku').cache).toEqual({ read: 0.12, write: 1.2 });
     expect(resolveModel('openai:gpt-4.1-mini').cache).toEqual({ read: 0.25, write: 1 });
     expect(resolveModel('openai:gpt-5').cache).toEqual({ read: 0.1, write: 1 });
     expect(resolveModel('openai:gpt-4').cache).toEqual({ read: 1, write: 1 }); // no prompt caching
