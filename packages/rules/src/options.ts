@@ -19,7 +19,7 @@ export interface RulesOptions {
   readonly protectedTools?: readonly string[];
   /** Aged items untouched for this many milliseconds are cleared. @defaultValue 3_600_000 (60 min) */
   readonly idleMs?: number;
-  /** Maximum folds per run while the history is under the emergency mark (above it, folding goes on to the lower mark); each must free tokens. @defaultValue 8 */
+  /** Maximum folds per run while the history is under the emergency mark (above it, folding goes on to the lower mark; paid folds below the marks take every run that has paid); each must free tokens. @defaultValue 8 */
   readonly maxFoldAttempts?: number;
   /** Byte allowance (UTF-8) of a deterministic brief in a small window (see `briefShare`). @defaultValue 1400 */
   readonly briefBytes?: number;

@@ -295,6 +295,27 @@ describe('foldRule under pressure', () => {
     expect(() => foldRule({ briefShare: Number.NaN })).toThrow(/option briefShare/);
   });
 
+  it('below the marks, folds every run that has paid in one pass, however many: maxFoldAttempts does not hold a backlog back', () => {
+    // A long conversation arrives at once (an import): pinned questions every 5 turns split it into 40 runs that have all paid.
+    const b = new NodeBuilder();
+    b.text('system', 'You are a careful assistant.');
+    for (let i = 0; i < 200; i++) {
+      b.text('user', `question ${i} ` + 'u'.repeat(400), 0, i % 5 === 0 ? { pinned: true } : undefined);
+      b.text('assistant', `answer ${i} ` + 'a'.repeat(400));
+    }
+    const rules = [foldRule({ briefShare: 0, maxFoldAttempts: 2 })];
+    const r = runPipeline([], b.nodes, { tokenizer: quarterTokenizer, historyBudget: 1_000_000, rules, now: 0 });
+    const summaries = r.items.filter((i) => i.state === 'summary');
+    expect(summaries.length).toBeGreaterThan(2);
+    expect(summaries.every((i) => i.reason === 'fold')).toBe(true);
+    // Every run went but the newest ones: the visible items before the last 40 are the system item, the pinned questions and summaries.
+    const live = r.items.filter((i) => i.state !== 'summarized');
+    expect(live.slice(0, -40).filter((i) => i.role !== 'system' && i.pinned !== true && i.state !== 'summary')).toEqual([]);
+    // The next call finds nothing more to fold: the backlog is gone in one call, not two runs a call.
+    const again = runPipeline(r.items.filter((i) => i.state !== 'summarized'), [], { tokenizer: quarterTokenizer, historyBudget: 1_000_000, rules, now: 1 });
+    expect(again.report.summaries).toBe(0);
+  });
+
   it('lets the brief grow with the window (briefShare), and keeps briefBytes where the share is smaller or 0', () => {
     const b = new NodeBuilder();
     b.text('system', 'You are a careful assistant.');

@@ -179,7 +179,7 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
 }
 
 /**
- * Folding (`fold@11`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@12`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -201,8 +201,9 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * summary, before the tail window, the critical chain protected) fold whole once the cache reads of the tokens they
  * would free, counted from when each item left the tail window, cost four times the fold's rewrite (the cache write
  * of everything from the first run on, as it reads after the fold), at `cacheRead` and `cacheWrite` prices: a ski
- * rental, patient because a brief is lossy. A window the conversation never fills still stops carrying finished work
- * at a tenth of its price on every call.
+ * rental, patient because a brief is lossy. They fold in one pass, however many (`maxFoldAttempts` does not hold
+ * them): one prefix break, where a backlog taken a few runs a call would break the prefix and scan the list on every
+ * call. A window the conversation never fills still stops carrying finished work at a tenth of its price on every call.
  * A fold turn must buy headroom: when the rules leave the history above the upper mark and it was not above the
  * emergency mark, the runner keeps the parent's list for the turn (see `BandOptions.epochs`), so a turn breaks the
  * cached prefix only to get under the upper mark, or because it must.
@@ -234,7 +235,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 11,
+    version: 12,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
@@ -279,10 +280,10 @@ export function foldRule(options: RulesOptions = {}): Rule {
           next = 0;
         }
         const reason = phase <= 2 ? 'fold' : phase === 3 ? 'fold_chain_share' : 'fold_chain';
-        // One fold, then the protection and the runs are found again on the new list; past the cap, every run of
-        // this list folds in one pass (its protection as it was before the pass), as far as the lower mark needs.
+        // One fold, then the protection and the runs are found again on the new list; past the cap, or when the folds
+        // are paid ones, every run of this list folds in one pass (its protection as it was before the pass).
         const plans: Fold[] = [];
-        for (; next < runs.length && (paid || h > band.lower) && (lifted || plans.length === 0); next++) {
+        for (; next < runs.length && (paid || h > band.lower) && (lifted || paid || plans.length === 0); next++) {
           const run = runs[next] as Run;
           if (!usable(run)) continue;
           // Shortest prefix whose tokens cover the excess plus the brief's size (a paid fold takes whole runs).
