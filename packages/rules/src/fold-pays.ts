@@ -1,10 +1,6 @@
+import type { CachePrices } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
 
-/** Cache prices, as multiples of an uncached input token. */
-export interface CachePrices {
-  readonly read: number;
-  readonly write: number;
-}
 
 /**
  * How many times over the reads must have paid the rewrite. A fold also costs detail the prices do not show (the brief
