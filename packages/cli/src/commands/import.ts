@@ -18,6 +18,7 @@ import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
 import type { NamedTranscript } from '../read-transcripts.js';
 import { IMPORT_FORMATS, readText, readTranscripts } from '../read-transcripts.js';
+import { scratchFs } from '../scratch-fs.js';
 import { syntheticTimes, SYNTHETIC_EPOCH_MS } from '../synthetic-clock.js';
 
 /** Model of imported sessions when `--model` is absent. */
@@ -174,12 +175,13 @@ function resumeCommand(file: string, dir: string, opts: ImportOptions): string {
 const SCRATCH_HOLD_BYTES = 16 * 1024 * 1024;
 
 /**
- * Opens a scratch repository in `dir` (no fsync, no roll-ups) and replays every transcript into it, its objects held
- * in memory and written as a pack each {@link SCRATCH_HOLD_BYTES} (a ref of the scratch may name an object not yet
+ * Opens a scratch repository in `dir` (its packs on disk, its refs in memory: {@link scratchFs}; no fsync, no
+ * roll-ups) and replays every transcript into it, its objects held in memory and written as a pack each
+ * {@link SCRATCH_HOLD_BYTES} (a ref of the scratch may name an object not yet
  * written until the replay ends: nothing else reads it, and it is thrown away on failure).
  */
 export async function replayIntoScratch(dir: string, named: readonly NamedTranscript[], opts: ImportReplayOptions, progress: Progress): Promise<{ scratch: Repo; sessions: ImportedSession[] }> {
-  const scratch = await openRepo({ dir, fsync: false, maintenance: false });
+  const scratch = await openRepo({ dir, fs: scratchFs(dir), fsync: false, maintenance: false });
   const sessions = await inBatch(scratch.git, () => replayAll(scratch, named, opts, progress, ''), { holdBytes: SCRATCH_HOLD_BYTES });
   return { scratch, sessions };
 }

@@ -1,0 +1,34 @@
+import * as nodeFs from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { createFsFromVolume, Volume } from 'memfs';
+import type { FsLike, FsPromisesLike } from '@ctxgit/commit';
+
+/**
+ * The file system of the scratch repository an import replays into at `dir`: its packs (`objects/`) on disk, all
+ * the rest — refs, their locks, config — in memory. A replay moves two refs a turn, each a lock created, read back,
+ * renamed and unlinked: on disk a dozen thread-pool round trips a turn that the replay waited on (chained corpus,
+ * 1,000 turns: replay 7.4 -> 4.8 s), for refs nothing but the import reads and that are thrown away with the scratch.
+ * The packs stay on disk so that memory holds at most a pack's worth of objects however long the import.
+ */
+export function scratchFs(dir: string): FsLike {
+  const objects = join(resolve(dir), 'objects');
+  const disk = nodeFs as unknown as FsLike;
+  const memory = createFsFromVolume(new Volume()) as unknown as FsLike;
+  const fsOf = (path: string): FsLike => (resolve(path) === objects || resolve(path).startsWith(objects + sep) ? disk : memory);
+  const at = (path: string): FsPromisesLike => fsOf(path).promises;
+  const promises: FsPromisesLike = {
+    readFile: (path) => at(path).readFile(path),
+    writeFile: (path, data, options) => at(path).writeFile(path, data, options),
+    open: (path, flags) => at(path).open(path, flags),
+    rename: (from, to) => at(from).rename(from, to),
+    unlink: (path) => at(path).unlink(path),
+    mkdir: (path, options) => at(path).mkdir(path, options),
+    readdir: (path) => at(path).readdir(path),
+    stat: (path) => at(path).stat(path),
+    lstat: (path) => at(path).lstat(path),
+    rmdir: (path) => at(path).rmdir(path),
+    link: (existing, path) => (at(existing).link as NonNullable<FsPromisesLike['link']>)(existing, path),
+  };
+  // refs are read whole in one call where the file system can (see FsLike.readFileSync): node's fs and memfs both can
+  return { promises, readFileSync: (path) => (fsOf(path).readFileSync as NonNullable<FsLike['readFileSync']>)(path) };
+}
