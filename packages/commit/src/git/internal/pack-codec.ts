@@ -38,6 +38,12 @@ const WINDOW = 10;
 const MAX_DEPTH = 50;
 /** An object smaller than this is neither searched for a delta nor tried as a base (git's rule: a delta could save next to nothing). */
 const MIN_DELTA_SIZE = 50;
+/**
+ * A delta this many times smaller than its object ends the search for a better base: the rest of the window would
+ * save a few bytes at the cost of a delta computed for each (chained corpus import, 1,000 turns: deltas 822 -> 590 ms,
+ * the pack 3,831,150 -> 3,832,334 bytes).
+ */
+const GOOD_DELTA = 8;
 /** Leading bytes of a blob that order it among blobs: versions of one item begin alike. */
 const BLOB_KEY = 64;
 function objectHeader(type: number, size: number): number[] {
@@ -83,8 +89,9 @@ function sortKey(o: PackObject, path: string | undefined): Buffer {
 /**
  * Encodes objects as one pack (version 2) and its index (version 2). Objects are sorted by type, then by path or a
  * key of their first bytes ({@link sortKey}), then largest first, then latest first ({@link objectPaths}), and each is stored as a delta ({@link createDelta})
- * against the one of the {@link WINDOW} objects before it that gives the smallest, when that is less than half the
- * object (git's rule, a deep base's delta held to less); chains at most {@link MAX_DEPTH} deep; objects under
+ * against the one of the {@link WINDOW} objects before it that gives the smallest (the search ends at a delta
+ * {@link GOOD_DELTA} times smaller than the object), when that is less than half the object (git's rule, a deep base's
+ * delta held to less); chains at most {@link MAX_DEPTH} deep; objects under
  * {@link MIN_DELTA_SIZE} bytes take no part in the search. An object that comes with its stored entry (`stored`) keeps it
  * when it is a delta whose base is packed too (its bytes copied, not searched again), and its deflated bytes when it
  * is whole and no delta is found, unless they are stored blocks (then deflated); with `search` false, no delta is
@@ -149,6 +156,7 @@ export function encodePack(objects: readonly PackObject[], search = true): Encod
     let best: { base: number; delta: Buffer } | undefined;
     const searched = search && o.content.length >= MIN_DELTA_SIZE;
     for (let j = i - 1; searched && j >= Math.max(0, i - WINDOW); j--) {
+      if (best !== undefined && best.delta.length * GOOD_DELTA <= o.content.length) break;
       const base = order[j] as PackObject;
       // only a base already written: it cannot depend on this object
       if ((offsets[j] as number) === -1 || base.type !== o.type || base.content.length < MIN_DELTA_SIZE || (depth[j] as number) >= MAX_DEPTH) continue;
