@@ -12,9 +12,13 @@ import type { FsLike, FsPromisesLike } from '@ctxgit/commit';
  */
 export function scratchFs(dir: string): FsLike {
   const objects = join(resolve(dir), 'objects');
+  const below = objects + sep;
   const disk = nodeFs as unknown as FsLike;
   const memory = createFsFromVolume(new Volume()) as unknown as FsLike;
-  const fsOf = (path: string): FsLike => (resolve(path) === objects || resolve(path).startsWith(objects + sep) ? disk : memory);
+  const fsOf = (path: string): FsLike => {
+    const full = resolve(path);
+    return full === objects || full.startsWith(below) ? disk : memory;
+  };
   const at = (path: string): FsPromisesLike => fsOf(path).promises;
   const promises: FsPromisesLike = {
     readFile: (path) => at(path).readFile(path),
