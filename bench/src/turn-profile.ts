@@ -2,8 +2,10 @@
  * Where a turn's time goes (issue 17): grows one chained corpus session to `--turns` (default 100) turn by turn with
  * `appendTurn` + `render`, as bench/src/checkpointers.ts does, then times `--measured` (default 50) more turns with
  * every file-system call of the repository timed by its method (wall, summed over calls that may overlap) and, with
- * `--paths`, by method and path (hex names masked); with `--cpu-prof=FILE`, a V8 CPU profile of those turns alone. `--fs=disk` (fsync on, the default), `disk-nofsync` or
- * `memfs`. Prints JSON: per-turn medians, CPU per turn, calls and milliseconds per fs method per turn.
+ * `--paths`, by method and path (hex names masked); with `--cpu-prof=FILE`, a V8 CPU profile of those turns alone.
+ * `--fs=disk` (fsync on, the default), `disk-nofsync`, `disk-sync` (fsync off, every fs call made synchronously: what
+ * the thread pool's round trips cost a turn) or `memfs`. Prints JSON: per-turn medians, CPU per turn, calls and
+ * milliseconds per fs method per turn.
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/turn-profile.ts [--fs=disk] [--turns=100] [--measured=50] [--paths] [--cpu-prof=FILE]`
  */
@@ -31,6 +33,8 @@ function timedFs(fs: FsLike, tally: Tally, on: () => boolean): FsLike {
     t.ms += ms;
     tally.set(name, t);
   };
+  const label = (prefixName: string, key: PropertyKey, args: readonly unknown[]): string =>
+    `${prefixName}${String(key)}${tracePaths && typeof args[0] === 'string' ? ` ${args[0].replace(/^.*ctx\.git/u, '').replace(/[0-9a-f]{6,}/gu, 'x').replace(/tmp_[^/]*/u, 'tmp_*')}` : ''}`;
   const wrap = <T extends object>(target: T, prefixName: string): T =>
     new Proxy(target, {
       get(obj, key) {
@@ -42,12 +46,54 @@ function timedFs(fs: FsLike, tally: Tally, on: () => boolean): FsLike {
             const out = (await (value as (...a: unknown[]) => Promise<unknown>).apply(obj, args)) as unknown;
             return key === 'open' && typeof out === 'object' && out !== null ? wrap(out, 'handle.') : out;
           } finally {
-            note(`${prefixName}${String(key)}${tracePaths && typeof args[0] === 'string' ? ` ${args[0].replace(/^.*ctx\.git/u, '').replace(/[0-9a-f]{6,}/gu, 'x').replace(/tmp_[^/]*/u, 'tmp_*')}` : ''}`, performance.now() - a);
+            note(label(prefixName, key, args), performance.now() - a);
           }
         };
       },
     });
-  return { promises: wrap(fs.promises, '') };
+  // the refs are read with readFileSync where the fs has it (one call, not four round trips): timed as such
+  const sync = fs.readFileSync;
+  const readFileSync =
+    sync === undefined
+      ? undefined
+      : (path: string): Uint8Array | string => {
+          const a = performance.now();
+          try {
+            return sync.call(fs, path);
+          } finally {
+            note(label('', 'readFileSync', [path]), performance.now() - a);
+          }
+        };
+  return { promises: wrap(fs.promises, ''), ...(readFileSync === undefined ? {} : { readFileSync }) };
+}
+
+/**
+ * node's fs behind the promise API with every call made synchronously (no thread-pool round trip, no fsync): what a
+ * turn's writes would cost if the fs calls did not wait on the thread pool (`--fs=disk-sync`).
+ */
+function syncNodeFs(): FsLike {
+  const p = {
+    readFile: async (path: string) => nodeFs.readFileSync(path),
+    writeFile: async (path: string, data: Uint8Array | string, options?: { flag?: string }) => nodeFs.writeFileSync(path, data, options),
+    open: async (path: string, flags: string) => {
+      const fd = nodeFs.openSync(path, flags);
+      return {
+        writeFile: async (data: Uint8Array) => void nodeFs.writeSync(fd, data),
+        read: async (buffer: Uint8Array, offset: number, length: number, position: number) => ({ bytesRead: nodeFs.readSync(fd, buffer, offset, length, position) }),
+        datasync: async () => nodeFs.fdatasyncSync(fd),
+        close: async () => nodeFs.closeSync(fd),
+      };
+    },
+    rename: async (from: string, to: string) => nodeFs.renameSync(from, to),
+    unlink: async (path: string) => nodeFs.unlinkSync(path),
+    mkdir: async (path: string, options: { recursive: true }) => nodeFs.mkdirSync(path, options),
+    readdir: async (path: string) => nodeFs.readdirSync(path),
+    stat: async (path: string) => nodeFs.statSync(path),
+    lstat: async (path: string) => nodeFs.lstatSync(path),
+    rmdir: async (path: string) => nodeFs.rmdirSync(path),
+    link: async (existing: string, path: string) => nodeFs.linkSync(existing, path),
+  };
+  return { promises: p, readFileSync: (path: string) => nodeFs.readFileSync(path) };
 }
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -64,7 +110,7 @@ let measuring = false;
 try {
   let t = 1_700_000_000_000;
   const clock = (): number => (t += 1000);
-  const raw: FsLike = kind === 'memfs' ? (createFsFromVolume(new Volume()) as unknown as FsLike) : (nodeFs as unknown as FsLike);
+  const raw: FsLike = kind === 'memfs' ? (createFsFromVolume(new Volume()) as unknown as FsLike) : kind === 'disk-sync' ? syncNodeFs() : (nodeFs as unknown as FsLike);
   const repo = await openRepo({ dir: kind === 'memfs' ? '/ctx.git' : join(base, 'ctx.git'), fs: timedFs(raw, tally, () => measuring), fsync: kind === 'disk', clock });
   const start = prefix(chain, 1);
   const session = await repo.importSession('bench', start, { model: 'openai:gpt-4o', window: 32_000, clock });
