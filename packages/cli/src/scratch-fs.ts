@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { createFsFromVolume, Volume } from 'memfs';
 import type { FsLike, FsPromisesLike } from '@ctxgit/commit';
+import { memoryFs } from '@ctxgit/commit/git';
 
 /**
  * The file system of the scratch repository an import replays into at `dir`: its packs (`objects/`) on disk, all
@@ -10,11 +10,11 @@ import type { FsLike, FsPromisesLike } from '@ctxgit/commit';
  * 1,000 turns: replay 7.4 -> 4.8 s), for refs nothing but the import reads and that are thrown away with the scratch.
  * The packs stay on disk so that memory holds at most a pack's worth of objects however long the import.
  */
-export function scratchFs(dir: string): FsLike {
+export async function scratchFs(dir: string): Promise<FsLike> {
   const objects = join(resolve(dir), 'objects');
   const below = objects + sep;
   const disk = nodeFs as unknown as FsLike;
-  const memory = createFsFromVolume(new Volume()) as unknown as FsLike;
+  const memory = await memoryFs();
   const fsOf = (path: string): FsLike => {
     const full = resolve(path);
     return full === objects || full.startsWith(below) ? disk : memory;

@@ -26,13 +26,13 @@ describe('scratchFs', () => {
   it('keeps the packs on disk and the refs in memory, and the replay gives the same sessions as one on disk', async () => {
     const named = importOpenAIChat(firstLines(TAU, 2)).map((transcript, i) => ({ session: `tau-${i}`, transcript }));
     const opts = { model: 'openai:gpt-4o', clockStep: 60 };
-    const packed = async (dir: string, fs?: ReturnType<typeof scratchFs>) => {
+    const packed = async (dir: string, fs?: Awaited<ReturnType<typeof scratchFs>>) => {
       const repo = await openRepo({ dir, ...(fs === undefined ? {} : { fs }), fsync: false, maintenance: false });
       await inBatch(repo.git, () => replayAll(repo, named, opts, quiet, ''), { holdBytes: 1 << 20 });
       return { repo, pack: await packSessions(repo, { compact: false }) };
     };
     const scratch = join(tempDir(), 'scratch.git');
-    const routed = await packed(scratch, scratchFs(scratch));
+    const routed = await packed(scratch, await scratchFs(scratch));
     const plain = await packed(join(tempDir(), 'plain.git'));
 
     expect(readdirSync(scratch)).toEqual(['objects']);
@@ -46,7 +46,7 @@ describe('scratchFs', () => {
 
   it('routes a path by where it resolves: objects/ and below to disk, the rest (a name that only begins alike) to memory', async () => {
     const dir = join(tempDir(), 'r.git');
-    const fs = scratchFs(dir);
+    const fs = await scratchFs(dir);
     await fs.promises.mkdir(join(dir, 'objects', 'pack'), { recursive: true });
     await fs.promises.writeFile(join(dir, 'objects', 'pack', '..', 'x'), 'disk');
     await fs.promises.mkdir(join(dir, 'objects-not'), { recursive: true });

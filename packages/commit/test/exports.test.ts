@@ -74,6 +74,7 @@ it('the `@ctxgit/commit/git` entry exports exactly the git plumbing', async () =
     'inBatch',
     'listRefs',
     'listTree',
+    'memoryFs',
     'openGit',
     'readBlob',
     'readCommitObject',

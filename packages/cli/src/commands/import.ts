@@ -181,7 +181,7 @@ const SCRATCH_HOLD_BYTES = 16 * 1024 * 1024;
  * written until the replay ends: nothing else reads it, and it is thrown away on failure).
  */
 export async function replayIntoScratch(dir: string, named: readonly NamedTranscript[], opts: ImportReplayOptions, progress: Progress): Promise<{ scratch: Repo; sessions: ImportedSession[] }> {
-  const scratch = await openRepo({ dir, fs: scratchFs(dir), fsync: false, maintenance: false });
+  const scratch = await openRepo({ dir, fs: await scratchFs(dir), fsync: false, maintenance: false });
   const sessions = await inBatch(scratch.git, () => replayAll(scratch, named, opts, progress, ''), { holdBytes: SCRATCH_HOLD_BYTES });
   return { scratch, sessions };
 }

@@ -17,6 +17,7 @@
  * @module
  */
 export { openGit } from './open-git.js';
+export { memoryFs } from './memory-fs.js';
 export type { OpenGitCommonOptions, OpenGitDirOptions, OpenGitMemoryOptions, OpenGitOptions } from './open-git.js';
 export type { GitContext } from './git-context.js';
 export type { LockIdentity } from './lock-identity.js';

@@ -4,6 +4,7 @@ import { GitArgumentError, NotARepositoryError } from './errors.js';
 import type { FsLike } from './fs-like.js';
 import type { GitContext } from './git-context.js';
 import type { LockIdentity } from './lock-identity.js';
+import { memoryFs } from './memory-fs.js';
 import { ensureDir, errnoOf, io, pathExists, unlinkQuietly } from './internal/fs-ops.js';
 import { DEFAULT_STALE_LOCK_MS, stateOf } from './internal/state.js';
 
@@ -120,18 +121,11 @@ function readHook(opts: OpenGitCommonOptions): { onObjectRead?: (oid: string) =>
   return hook === undefined ? {} : { onObjectRead: hook };
 }
 
-/** A fresh memfs volume's file system. */
-async function memoryFs(): Promise<FsLike> {
-  const { Volume, createFsFromVolume } = await import('memfs');
-  return createFsFromVolume(new Volume()) as unknown as FsLike;
-}
-
 export async function openGit(opts: OpenGitOptions): Promise<GitContext> {
   if (typeof opts !== 'object' || opts === null) throw new GitArgumentError('opts', 'expected { dir } or { memory: true }');
   let ctx: GitContext;
   if ('memory' in opts) {
     if (opts.memory !== true) throw new GitArgumentError('opts.memory', 'must be true');
-    // memfs is imported only for a repository in memory: a process on disk never loads it
     ctx = { fs: opts.fs ?? (await memoryFs()), gitdir: '/ctxgit.git', cache: {}, ...readHook(opts) };
   } else {
     if (typeof opts.dir !== 'string' || opts.dir === '') throw new GitArgumentError('opts.dir', 'expected a directory path');
