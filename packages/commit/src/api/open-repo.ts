@@ -68,16 +68,17 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
 }
 
 /**
- * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (memfs), creating a bare
- * repository when the directory is missing or empty.
+ * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (`memoryFs()` of
+ * `@ctxgit/commit/git`, a memfs volume; a memfs volume given as `fs` keeps memfs's own rename, which holds on to every
+ * file it replaces), creating a bare repository when the directory is missing or empty.
  *
  * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock`, `recoverLocksOlderThanMs`, `summarizer`, `tokenizers` (default: the repository's own loader), and `remote` with `onAuth` (a session opened first here is fetched from there)
  * @returns the repository
  * @remarks
- * After a crash a writer may have left a `<ref>.lock` (for instance on `refs/ctxgit/dag`, which every session
- * shares). The lock names its owner (host, pid): the next writer of that ref takes it over at once when that process
- * is dead, and a lock of another host (or of git) once older than `staleLockMs` (30 s by default). A live writer's
- * lock is never removed: its competitors get a retryable `RefConflictError` (reason `locked`) naming it. A sync that
+ * After a crash a writer may have left a `<ref>.lock` (for instance on a session's `refs/ctxgit/sessions/<s>/dag`).
+ * The lock names its owner (host, pid): the next writer of that ref takes it over at once when that process is dead,
+ * and a lock of another host (or of git) once older than `staleLockMs` (30 s by default). A live writer's lock is
+ * never removed: its competitors get a retryable `RefConflictError` (reason `locked`) naming it. A sync that
  * died in the middle of a rebase left its work ref under `refs/ctxgit-sync/` (the session's DAG ref still at its
  * local tip): opening removes those of dead processes of this host.
  * @throws {@link NotCtxgitRepoError} when the directory holds something else (another git repository, other files); `GitIoError` when the file system fails

@@ -25,8 +25,8 @@ import { acquireRefLock, releaseLock, stillHeld, valuePath } from './internal/re
  * missing; {@link GitIoError} when the file system fails
  * @example
  * ```ts
- * const old = await readRef(ctx, 'refs/ctxgit/dag');
- * await compareAndSwapRef(ctx, 'refs/ctxgit/dag', old, commitOid);
+ * const old = await readRef(ctx, 'refs/ctxgit/sessions/chat-42/dag');
+ * await compareAndSwapRef(ctx, 'refs/ctxgit/sessions/chat-42/dag', old, commitOid);
  * ```
  */
 export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: string | null, next: string): Promise<void> {

@@ -11,7 +11,7 @@ import { readRefValue } from './internal/ref-io.js';
  * @throws {@link InvalidNameError} for a name git would refuse, {@link CorruptObjectError} for a damaged ref file
  * @example
  * ```ts
- * const head = await readRef(ctx, 'refs/ctxgit/dag');
+ * const head = await readRef(ctx, 'refs/ctxgit/sessions/chat-42/dag');
  * ```
  */
 export async function readRef(ctx: GitContext, ref: string): Promise<string | null> {
