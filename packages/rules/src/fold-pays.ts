@@ -1,7 +1,6 @@
 import type { CachePrices } from '@ctxgit/tokenize';
 import type { ContextItem } from './item.js';
 
-
 /**
  * How many times over the reads must have paid the rewrite. A fold also costs detail the prices do not show (the brief
  * is lossy): at 1, short customer-service conversations lost ids their later calls reuse (recall 1.000 → 0.984 at
