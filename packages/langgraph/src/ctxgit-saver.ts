@@ -1,7 +1,7 @@
 import type { ContextCommit, CreateSessionOptions, HistoryEntry, Repo, Session } from '@ctxgit/commit';
 import type { TreeEdit } from '@ctxgit/commit/git';
 import { HistoryDivergedError } from '@ctxgit/commit';
-import { listRefs } from '@ctxgit/commit/git';
+import { inBatch, listRefs } from '@ctxgit/commit/git';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointPendingWrite, CheckpointTuple, PendingWrite, SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { BaseCheckpointSaver, TASKS, WRITES_IDX_MAP, compareWritesSortKeys, maxChannelVersion, writesSortKey } from '@langchain/langgraph-checkpoint';
@@ -59,6 +59,22 @@ interface StoredMessage {
   readonly oid: string;
 }
 
+/** Messages in a chunk of a stored message list (a tree of its own, shared by the versions that hold it whole). */
+const LIST_CHUNK = 256;
+
+/** A chunk of a stored message list: where it starts in the list (its entries name their index), its messages, by object, and its tree. */
+interface StoredChunk {
+  readonly from: number;
+  readonly members: readonly object[];
+  readonly oid: string;
+}
+
+/** What a put writes, remembered once it has landed: message blobs by message, chunk trees by their first message. */
+interface Written {
+  readonly messages: Map<object, StoredMessage>;
+  readonly chunks: Map<object, StoredChunk>;
+}
+
 /** Sessions a saver keeps open (threads in use at once; a session closed is opened again on its next put). */
 const OPEN_SESSIONS = 32;
 
@@ -114,6 +130,8 @@ export class CtxgitSaver extends BaseCheckpointSaver {
    * name its blob (LangGraph's reducers replace a message by a new object, never change one in place).
    */
   readonly #stored = new WeakMap<object, StoredMessage>();
+  /** The chunk trees of the message lists earlier puts stored, by their first message (see {@link LIST_CHUNK}). */
+  readonly #chunks = new WeakMap<object, StoredChunk>();
 
   /** @param opts - see {@link CtxgitSaverOptions} */
   constructor(opts: CtxgitSaverOptions) {
@@ -199,8 +217,8 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       const { channel_values: values, ...rest } = checkpoint;
       const dir = nsDir(ns);
       const edits: TreeEdit[] = [];
-      // the messages this put writes, remembered once it has landed
-      const written = new Map<object, StoredMessage>();
+      // the messages and chunks this put writes, remembered once it has landed
+      const written: Written = { messages: new Map(), chunks: new Map() };
       const before = await this.#tree.state(threadId);
       // the parent's ContextCommit stays the checkpoint's until the messages change
       const from = parent === undefined ? undefined : await this.#record(before, ns, parent);
@@ -221,7 +239,8 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       edits.push({ path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid: await this.#tree.writeBlob(pretty(record)), type: 'blob' });
       const step = typeof metadata?.step === 'number' ? ` step ${metadata.step}` : '';
       await this.#tree.change(threadId, async () => ({ edits, message: `checkpoint ${checkpoint.id}${ns === '' ? '' : ` in ${ns}`}${step}${metadata?.source === undefined ? '' : ` (${metadata.source})`}` }));
-      for (const [message, stored] of written) this.#stored.set(message, stored);
+      for (const [message, stored] of written.messages) this.#stored.set(message, stored);
+      for (const [first, chunk] of written.chunks) this.#chunks.set(first, chunk);
     });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
@@ -234,15 +253,15 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     if (checkpointId === undefined) throw new MissingConfigError('putWrites', 'checkpoint_id');
     const ns = field(config, 'checkpoint_ns') ?? '';
     const base = [nsDir(ns), 'checkpoints', encodeName(checkpointId), 'writes', encodeName(taskId)];
-    const blobs = await Promise.all(
+    const records = await Promise.all(
       writes.map(async ([channel, value], i) => {
-        const idx = WRITES_IDX_MAP[channel] ?? i;
         const record: WriteRecord = { task: taskId, channel, path: taskPath ?? '', value: typed(await this.serde.dumpsTyped(value)) };
-        return { idx, oid: await this.#tree.writeBlob(pretty(record)) };
+        return { idx: WRITES_IDX_MAP[channel] ?? i, bytes: pretty(record) };
       }),
     );
-    await this.#serial(threadId, () =>
-      this.#tree.change(threadId, async (state) => {
+    await this.#serial(threadId, async () => {
+      const blobs = await Promise.all(records.map(async ({ idx, bytes }) => ({ idx, oid: await this.#tree.writeBlob(bytes) })));
+      await this.#tree.change(threadId, async (state) => {
         const edits: TreeEdit[] = [];
         for (const { idx, oid } of blobs) {
           const path = [...base, `${idx}.json`];
@@ -250,8 +269,8 @@ export class CtxgitSaver extends BaseCheckpointSaver {
           edits.push({ path, oid, type: 'blob' });
         }
         return { edits, message: `writes of task ${taskId} on checkpoint ${checkpointId}${ns === '' ? '' : ` in ${ns}`}` };
-      }),
-    );
+      });
+    });
   }
 
   /** @inheritDoc */
@@ -262,10 +281,14 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     });
   }
 
-  /** Runs `fn` after every earlier write of the thread (in this saver). */
+  /**
+   * Runs `fn` after every earlier write of the thread (in this saver), as one batch of writes: its objects go to the
+   * repository as a pack before each ref it moves, not as a file (and an fsync) each.
+   */
   async #serial<T>(threadId: string, fn: () => Promise<T>): Promise<T> {
     const before = this.#queues.get(threadId) ?? Promise.resolve();
-    const run = before.then(fn, fn);
+    const batch = (): Promise<T> => inBatch(this.#repo.git, fn);
+    const run = before.then(batch, batch);
     const settled = run.catch(() => undefined);
     this.#queues.set(threadId, settled);
     try {
@@ -277,10 +300,11 @@ export class CtxgitSaver extends BaseCheckpointSaver {
 
   /**
    * The tree edits that store a channel value at `<base>/<version>.<type>`; a list of messages (`messages`: where the
-   * put records the blobs it writes) is stored one blob per message under `<base>/<version>.list/`, so a message is
-   * shared by every version that holds it, and written once.
+   * put records the blobs and chunk trees it writes) is stored one blob per message under
+   * `<base>/<version>.list/<chunk>/<index>.<type>`, {@link LIST_CHUNK} messages a chunk, so that a message is written
+   * once and a chunk an earlier version holds whole is named by its tree: a put rewrites the last chunk, not the list.
    */
-  async #valueEdits(base: readonly string[], version: string, value: unknown, messages: Map<object, StoredMessage> | undefined): Promise<TreeEdit[]> {
+  async #valueEdits(base: readonly string[], version: string, value: unknown, messages: Written | undefined): Promise<TreeEdit[]> {
     if (messages === undefined || !Array.isArray(value)) {
       const [type, bytes] = await this.serde.dumpsTyped(value);
       return [{ path: [...base, `${encodeName(version)}.${encodeName(type)}`], oid: await this.#tree.writeBlob(bytes), type: 'blob' }];
@@ -288,14 +312,27 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     const list = [...base, `${encodeName(version)}.list`];
     if (value.length === 0) return [{ path: [...list, 'empty'], oid: await this.#tree.writeBlob(''), type: 'blob' }];
     const edits: TreeEdit[] = [];
-    for (const [i, message] of (value as object[]).entries()) {
-      let stored = this.#stored.get(message) ?? messages.get(message);
-      if (stored === undefined) {
-        const [type, bytes] = await this.serde.dumpsTyped(message);
-        stored = { type, oid: await this.#tree.writeBlob(bytes) };
-        messages.set(message, stored);
+    for (let from = 0; from < value.length; from += LIST_CHUNK) {
+      const members = (value as object[]).slice(from, from + LIST_CHUNK);
+      const name = String(from / LIST_CHUNK).padStart(4, '0');
+      const known = this.#chunks.get(members[0] as object) ?? messages.chunks.get(members[0] as object);
+      if (known !== undefined && known.from === from && known.members.length === members.length && known.members.every((m, i) => m === members[i])) {
+        edits.push({ path: [...list, name], oid: known.oid, type: 'tree' });
+        continue;
       }
-      edits.push({ path: [...list, `${String(i).padStart(6, '0')}.${encodeName(stored.type)}`], oid: stored.oid, type: 'blob' });
+      const entries: TreeEdit[] = [];
+      for (const [i, message] of members.entries()) {
+        let stored = this.#stored.get(message) ?? messages.messages.get(message);
+        if (stored === undefined) {
+          const [type, bytes] = await this.serde.dumpsTyped(message);
+          stored = { type, oid: await this.#tree.writeBlob(bytes) };
+          messages.messages.set(message, stored);
+        }
+        entries.push({ path: [`${String(from + i).padStart(6, '0')}.${encodeName(stored.type)}`], oid: stored.oid, type: 'blob' });
+      }
+      const oid = await this.#tree.writeTree(entries);
+      messages.chunks.set(members[0] as object, { from, members, oid });
+      edits.push({ path: [...list, name], oid, type: 'tree' });
     }
     return edits;
   }
@@ -384,7 +421,10 @@ export class CtxgitSaver extends BaseCheckpointSaver {
         values[channel] = await this.serde.loadsTyped(type, await this.#tree.readOid(entry.oid));
         continue;
       }
-      const items = (await this.#tree.list(state.tree, [...base, entry.path])).filter((e) => e.path !== 'empty');
+      const items: { path: string; oid: string }[] = [];
+      for (const chunk of await this.#tree.list(state.tree, [...base, entry.path])) {
+        if (chunk.type === 'tree') items.push(...(await this.#tree.list(state.tree, [...base, entry.path, chunk.path])));
+      }
       values[channel] = await Promise.all(items.map(async (e) => this.serde.loadsTyped(decodeName(e.path.slice(7)), await this.#tree.readOid(e.oid))));
     }
     return values;

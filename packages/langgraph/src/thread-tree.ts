@@ -56,6 +56,11 @@ export class ThreadTree {
     return writeBlob(this.#git, data);
   }
 
+  /** A tree of `entries` (paths relative to it), written. */
+  async writeTree(entries: readonly TreeEdit[]): Promise<string> {
+    return updateTree(this.#git, null, entries);
+  }
+
   async lookup(tree: string | null, path: readonly string[]): Promise<string | undefined> {
     return tree === null ? undefined : readPath(this.#git, tree, path);
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRepo } from '@ctxgit/commit';
 import type { FsLike, Repo } from '@ctxgit/commit';
+import { listTree, readCommitObject, readRef } from '@ctxgit/commit/git';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
 import type { Checkpoint } from '@langchain/langgraph-checkpoint';
@@ -76,6 +77,31 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     expect(dumped.filter((v) => v instanceof HumanMessage || v instanceof AIMessage)).toEqual([edited, next]);
     const tuple = await saver.getTuple(config);
     expect(tuple?.checkpoint.channel_values).toEqual({ messages: [messages[0], edited, next] });
+  });
+
+  it('stores a long message list in chunks of 256: a put rewrites the chunk that changed, and any saver reads the list back', async () => {
+    const repo = await kind.open();
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const all = Array.from({ length: 601 }, (_, i) => (i % 2 === 0 ? new HumanMessage({ id: `m${i}`, content: `q ${i}` }) : new AIMessage({ id: `m${i}`, content: `a ${i}` })));
+    const chunks = async (version: number) => listTree(repo.git, (await readCommitObject(repo.git, (await readRef(repo.git, 'refs/langgraph/t')) ?? '')).tree, ['ns_', 'channels', 'messages', `${version}.list`]);
+    let config = await saver.put({ configurable: { thread_id: 't' } }, checkpoint({ messages: all.slice(0, 300) }, { messages: 1 }), meta, { messages: 1 });
+    config = await saver.put(config, checkpoint({ messages: all }, { messages: 2 }), meta, { messages: 2 });
+    const [one, two] = [await chunks(1), await chunks(2)];
+    expect(one.map((e) => [e.path, e.type])).toEqual([['0000', 'tree'], ['0001', 'tree']]);
+    expect(two.map((e) => e.path)).toEqual(['0000', '0001', '0002']);
+    // the first chunk is whole in both versions: one tree; the second grew
+    expect(two[0]?.oid).toBe(one[0]?.oid);
+    expect(two[1]?.oid).not.toBe(one[1]?.oid);
+    const fresh = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    expect((await fresh.getTuple(config))?.checkpoint.channel_values).toEqual({ messages: all });
+    // trimmed at the front by one chunk, the messages of the second chunk come first: its tree (which names them by
+    // their old places) is not reused, and the list reads back as put
+    config = await saver.put(config, checkpoint({ messages: all.slice(256) }, { messages: 3 }), meta, { messages: 3 });
+    const three = await chunks(3);
+    expect(three.map((e) => e.oid)).not.toContain(two[1]?.oid);
+    const first = await listTree(repo.git, three[0]?.oid ?? '', []);
+    expect([first[0]?.path, first.at(-1)?.path]).toEqual(['000000.json', '000255.json']);
+    expect((await fresh.getTuple(config))?.checkpoint.channel_values).toEqual({ messages: all.slice(256) });
   });
 
   it("deletes a thread from LangGraph's view; the same id used again gets a fresh session", async () => {
