@@ -51,20 +51,34 @@ function timedFs(fs: FsLike, tally: Tally, on: () => boolean): FsLike {
         };
       },
     });
-  // the refs are read with readFileSync where the fs has it (one call, not four round trips): timed as such
-  const sync = fs.readFileSync;
-  const readFileSync =
-    sync === undefined
+  // the small files are read and written synchronously where the fs can (FsLike.readFileSync, FsLike.openSync, …): timed as such
+  const syncKeys = ['readFileSync', 'openSync', 'writeSync', 'closeSync', 'linkSync', 'renameSync', 'unlinkSync'] as const;
+  const syncs: Partial<Record<(typeof syncKeys)[number], unknown>> = {};
+  for (const key of syncKeys) {
+    const f = fs[key] as ((...a: unknown[]) => unknown) | undefined;
+    if (f === undefined) continue;
+    syncs[key] = (...args: unknown[]): unknown => {
+      const a = performance.now();
+      try {
+        return f.apply(fs, args);
+      } finally {
+        note(label('', key, args), performance.now() - a);
+      }
+    };
+  }
+  // the flush runs in the background: timed from the call to its callback
+  const flush = fs.fdatasync;
+  const fdatasync =
+    flush === undefined
       ? undefined
-      : (path: string): Uint8Array | string => {
+      : (fd: number, callback: (err?: Error | null) => void): void => {
           const a = performance.now();
-          try {
-            return sync.call(fs, path);
-          } finally {
-            note(label('', 'readFileSync', [path]), performance.now() - a);
-          }
+          flush.call(fs, fd, (err) => {
+            note('fdatasync', performance.now() - a);
+            callback(err);
+          });
         };
-  return { promises: wrap(fs.promises, ''), ...(readFileSync === undefined ? {} : { readFileSync }) };
+  return { promises: wrap(fs.promises, ''), ...(syncs as Partial<FsLike>), ...(fdatasync === undefined ? {} : { fdatasync }) };
 }
 
 /**

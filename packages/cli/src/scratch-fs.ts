@@ -33,6 +33,28 @@ export async function scratchFs(dir: string): Promise<FsLike> {
     rmdir: (path) => at(path).rmdir(path),
     link: (existing, path) => (at(existing).link as NonNullable<FsPromisesLike['link']>)(existing, path),
   };
-  // refs are read whole in one call where the file system can (see FsLike.readFileSync): node's fs and memfs both can
-  return { promises, readFileSync: (path) => (fsOf(path).readFileSync as NonNullable<FsLike['readFileSync']>)(path) };
+  // small files are read and written in synchronous calls (see FsLike.readFileSync and FsLike.openSync): node's fs and
+  // memoryFs both can; a file descriptor is the memory's or the disk's by the file it was opened for
+  const fds = new Map<number, FsLike>();
+  const sync = <K extends 'readFileSync' | 'openSync' | 'writeSync' | 'fdatasync' | 'closeSync' | 'linkSync' | 'renameSync' | 'unlinkSync'>(fs: FsLike, key: K): NonNullable<FsLike[K]> => fs[key] as NonNullable<FsLike[K]>;
+  return {
+    promises,
+    readFileSync: (path) => sync(fsOf(path), 'readFileSync')(path),
+    openSync: (path, flags) => {
+      const fs = fsOf(path);
+      const fd = sync(fs, 'openSync')(path, flags);
+      fds.set(fd, fs);
+      return fd;
+    },
+    writeSync: (fd, data) => sync(fds.get(fd) as FsLike, 'writeSync')(fd, data),
+    fdatasync: (fd, callback) => sync(fds.get(fd) as FsLike, 'fdatasync')(fd, callback),
+    closeSync: (fd) => {
+      const fs = fds.get(fd) as FsLike;
+      fds.delete(fd);
+      sync(fs, 'closeSync')(fd);
+    },
+    linkSync: (existing, path) => sync(fsOf(existing), 'linkSync')(existing, path),
+    renameSync: (from, to) => sync(fsOf(from), 'renameSync')(from, to),
+    unlinkSync: (path) => sync(fsOf(path), 'unlinkSync')(path),
+  };
 }

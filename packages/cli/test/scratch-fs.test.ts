@@ -56,5 +56,20 @@ describe('scratchFs', () => {
     expect(readdirSync(join(dir, 'objects')).sort()).toEqual(['pack', 'x']);
     expect(String(await fs.promises.readFile(join(dir, 'objects-not', 'y')))).toBe('memory');
     expect(String(fs.readFileSync?.(join(dir, 'HEAD')))).toBe('memory');
+    // the synchronous calls of small files too, a descriptor written and flushed where it was opened
+    const write = async (path: string, text: string): Promise<void> => {
+      const fd = (fs.openSync as NonNullable<typeof fs.openSync>)(path, 'wx');
+      (fs.writeSync as NonNullable<typeof fs.writeSync>)(fd, Buffer.from(text));
+      await new Promise<void>((done, fail) => (fs.fdatasync as NonNullable<typeof fs.fdatasync>)(fd, (err) => (err ? fail(err) : done())));
+      (fs.closeSync as NonNullable<typeof fs.closeSync>)(fd);
+    };
+    await write(join(dir, 'objects', 'z'), 'disk');
+    await write(join(dir, 'refs-z'), 'memory');
+    fs.renameSync?.(join(dir, 'refs-z'), join(dir, 'refs-y'));
+    fs.linkSync?.(join(dir, 'objects', 'z'), join(dir, 'objects', 'w'));
+    fs.unlinkSync?.(join(dir, 'objects', 'z'));
+    expect(readdirSync(dir)).toEqual(['objects']);
+    expect(readdirSync(join(dir, 'objects')).sort()).toEqual(['pack', 'w', 'x']);
+    expect(String(fs.readFileSync?.(join(dir, 'refs-y')))).toBe('memory');
   });
 });

@@ -194,32 +194,58 @@ describe('refs interoperate with the git binary', () => {
   });
 });
 
-describe('ref-sized reads', () => {
-  test('go through readFileSync when the fs has it and through promises otherwise, with the same results', async () => {
+describe('ref-sized files', () => {
+  test('go through the synchronous calls the fs has and through promises otherwise, with the same results', async () => {
     const dir = await tempRepoDir();
     const seen = { sync: [] as string[], promises: [] as string[] };
-    const withSync: FsLike = {
-      promises: { ...nodeFs.promises, readFile: (p: string) => (seen.promises.push(p), nodeFs.promises.readFile(p)) } as unknown as FsPromisesLike,
-      readFileSync: (p: string) => (seen.sync.push(p), nodeFs.readFileSync(p)),
+    const track = <A extends unknown[], R>(into: string[], name: string, f: (...a: A) => R) => (...args: A): R => {
+      if (typeof args[0] === 'string') into.push(`${name} ${args[0]}`);
+      return f(...args);
     };
-    const a = await openGit({ dir, fsync: false, fs: withSync });
-    const [c0, c1] = await commits(a, 2);
-    if (c0 === undefined || c1 === undefined) throw new Error('commits');
-    await compareAndSwapRef(a, 'refs/ctxgit/s', null, c0);
-    await compareAndSwapRef(a, 'refs/ctxgit/s', c0, c1);
-    expect(await readRef(a, 'refs/ctxgit/s')).toBe(c1);
-    expect(await readRef(a, 'refs/ctxgit/none')).toBeNull();
-    const refReads = (paths: readonly string[]): string[] => paths.filter((p) => p.includes('/refs/') || p.endsWith('packed-refs'));
-    expect(refReads(seen.sync).length).toBeGreaterThan(0);
-    expect(refReads(seen.promises)).toEqual([]);
-    // the same repository through promises alone
-    const b = await openGit({ dir, fsync: false, fs: { promises: withSync.promises } });
-    seen.sync.length = 0;
-    expect(await readRef(b, 'refs/ctxgit/s')).toBe(c1);
-    expect(await readRef(b, 'refs/ctxgit/none')).toBeNull();
-    await compareAndSwapRef(b, 'refs/ctxgit/s', c1, c0);
-    expect(seen.sync).toEqual([]);
-    expect(refReads(seen.promises).length).toBeGreaterThan(0);
-    expect(await readRef(a, 'refs/ctxgit/s')).toBe(c0);
+    const promises = nodeFs.promises;
+    const withSync: FsLike = {
+      promises: {
+        ...promises,
+        readFile: track(seen.promises, 'readFile', promises.readFile),
+        open: track(seen.promises, 'open', promises.open),
+        link: track(seen.promises, 'link', promises.link),
+        rename: track(seen.promises, 'rename', promises.rename),
+        unlink: track(seen.promises, 'unlink', promises.unlink),
+      } as unknown as FsPromisesLike,
+      readFileSync: track(seen.sync, 'readFileSync', (p: string) => nodeFs.readFileSync(p)),
+      openSync: track(seen.sync, 'openSync', (p: string, flags: string) => nodeFs.openSync(p, flags)),
+      writeSync: (fd, data) => nodeFs.writeSync(fd, data),
+      closeSync: (fd) => nodeFs.closeSync(fd),
+      fdatasync: (fd, callback) => nodeFs.fdatasync(fd, callback),
+      linkSync: track(seen.sync, 'linkSync', (a: string, b: string) => nodeFs.linkSync(a, b)),
+      renameSync: track(seen.sync, 'renameSync', (a: string, b: string) => nodeFs.renameSync(a, b)),
+      unlinkSync: track(seen.sync, 'unlinkSync', (p: string) => nodeFs.unlinkSync(p)),
+    };
+    const refFiles = (calls: readonly string[]): string[] => calls.filter((c) => c.includes('/refs/') || c.endsWith('packed-refs'));
+    for (const fsync of [false, true]) {
+      seen.sync.length = 0;
+      seen.promises.length = 0;
+      const ref = `refs/ctxgit/s${String(fsync)}`;
+      const a = await openGit({ dir, fsync, fs: withSync });
+      const [c0, c1] = await commits(a, 2);
+      if (c0 === undefined || c1 === undefined) throw new Error('commits');
+      await compareAndSwapRef(a, ref, null, c0);
+      await compareAndSwapRef(a, ref, c0, c1);
+      expect(await readRef(a, ref)).toBe(c1);
+      expect(await readRef(a, 'refs/ctxgit/none')).toBeNull();
+      // a ref move's lock, value, rename and unlinks: each call in its synchronous form
+      expect(new Set(refFiles(seen.sync).map((c) => c.split(' ')[0]))).toEqual(new Set(['readFileSync', 'openSync', 'linkSync', 'renameSync', 'unlinkSync']));
+      expect(refFiles(seen.promises)).toEqual([]);
+      // the same repository through promises alone
+      const b = await openGit({ dir, fsync, fs: { promises: withSync.promises } });
+      seen.sync.length = 0;
+      expect(await readRef(b, ref)).toBe(c1);
+      expect(await readRef(b, 'refs/ctxgit/none')).toBeNull();
+      await compareAndSwapRef(b, ref, c1, c0);
+      expect(seen.sync).toEqual([]);
+      expect(new Set(refFiles(seen.promises).map((c) => c.split(' ')[0]))).toEqual(new Set(['readFile', 'open', 'link', 'rename', 'unlink']));
+      expect(await readRef(a, ref)).toBe(c0);
+      expect(fsckStrict(a)).toEqual({ status: 0, problems: [] });
+    }
   });
 });

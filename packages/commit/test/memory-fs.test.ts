@@ -15,6 +15,11 @@ describe('memoryFs', () => {
     expect(await text(fs, '/d/ref')).toBe('new');
     expect((await fs.promises.readdir('/d')).map(String)).toEqual(['ref']);
     expect(String(fs.readFileSync?.('/d/ref'))).toBe('new');
+    // the synchronous form (what the git layer calls) is the same rename
+    await fs.promises.writeFile('/d/next', 'next');
+    fs.renameSync?.('/d/next', '/d/ref');
+    expect((await fs.promises.readdir('/d')).map(String)).toEqual(['ref']);
+    expect(await text(fs, '/d/ref')).toBe('next');
   });
 
   it('renames onto a missing name, and leaves both names of one file as they are (POSIX)', async () => {

@@ -1,6 +1,6 @@
 import { GitError, GitIoError, ObjectNotFoundError, RefConflictError } from './errors.js';
 import type { GitContext } from './git-context.js';
-import { ensureDir, unlinkQuietly, writeExclusive } from './internal/fs-ops.js';
+import { ensureDir, renameFile, unlinkQuietly, writeExclusive } from './internal/fs-ops.js';
 import { hasObjectInternal } from './internal/object-io.js';
 import { assertOid } from './internal/oid.js';
 import { flushBeforeRefMove } from './internal/pack-store.js';
@@ -49,7 +49,7 @@ export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: 
       throw new GitIoError('write', value, err);
     }
     if (!(await stillHeld(ctx, held))) throw new RefConflictError(ref, 'locked', expected, null);
-    await ctx.fs.promises.rename(value, path);
+    await renameFile(ctx, value, path);
   } catch (err) {
     await unlinkQuietly(ctx, value);
     await releaseLock(ctx, held);

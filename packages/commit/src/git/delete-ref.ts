@@ -1,5 +1,6 @@
 import { GitArgumentError, GitError, GitIoError, RefConflictError } from './errors.js';
 import type { GitContext } from './git-context.js';
+import { unlinkFile } from './internal/fs-ops.js';
 import { assertOid } from './internal/oid.js';
 import { assertRefName } from './internal/ref-name.js';
 import { readPackedRefs, readRefValue } from './internal/ref-io.js';
@@ -29,7 +30,7 @@ export async function deleteRef(ctx: GitContext, ref: string, expected: string):
     const actual = await readRefValue(ctx, ref);
     if (actual !== expected) throw new RefConflictError(ref, 'moved', expected, actual);
     if ((await readPackedRefs(ctx)).has(ref)) throw new GitArgumentError('ref', `${ref} is in packed-refs; only loose refs are deleted`);
-    await ctx.fs.promises.unlink(path);
+    await unlinkFile(ctx, path);
   } catch (err) {
     if (err instanceof GitError) throw err;
     throw new GitIoError('unlink', path, err);

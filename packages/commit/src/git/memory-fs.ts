@@ -6,7 +6,7 @@ import type { FsLike, FsPromisesLike, FsStatsLike } from './fs-like.js';
  * file it replaces in the volume for good, so every ref a turn moves left one behind (~2 KB a turn: an import of 3,000
  * turns held 6 MB more, 100 MB more at its peak at 10,000). A memfs volume given as `fs` keeps that leak.
  *
- * @returns the file system, with `readFileSync`
+ * @returns the file system, with `readFileSync` and the synchronous calls of small files (see {@link FsLike.openSync})
  * @example
  * ```ts
  * const ctx = await openGit({ memory: true, fs: await memoryFs() }); // what `{ memory: true }` alone does
@@ -23,7 +23,7 @@ export async function memoryFs(): Promise<FsLike> {
       return null;
     }
   };
-  const rename = async (from: string, to: string): Promise<void> => {
+  const renameSync = (from: string, to: string): void => {
     const target = statOrNull(to);
     if (target !== null && !target.isDirectory()) {
       // the same file under both names: rename does nothing (POSIX)
@@ -32,6 +32,17 @@ export async function memoryFs(): Promise<FsLike> {
     }
     fs.renameSync(from, to);
   };
+  const rename = async (from: string, to: string): Promise<void> => renameSync(from, to);
   const promises = new Proxy(fs.promises, { get: (target, key) => (key === 'rename' ? rename : Reflect.get(target, key)) }) as unknown as FsPromisesLike;
-  return { promises, readFileSync: (path) => fs.readFileSync(path) as Uint8Array | string };
+  return {
+    promises,
+    readFileSync: (path) => fs.readFileSync(path) as Uint8Array | string,
+    openSync: (path, flags) => fs.openSync(path, flags),
+    writeSync: (fd, data) => fs.writeSync(fd, data),
+    closeSync: (fd) => fs.closeSync(fd),
+    fdatasync: (fd, callback) => fs.fdatasync(fd, callback),
+    linkSync: (existing, path) => fs.linkSync(existing, path),
+    renameSync,
+    unlinkSync: (path) => fs.unlinkSync(path),
+  };
 }

@@ -39,13 +39,20 @@ export class FaultFs {
   crashed = false;
   /** Faults injected so far. */
   injected = 0;
+  /** Operations made through the synchronous calls (with `sync`). */
+  syncOps = 0;
   #target: { op: FaultOp; index: number; mode: FaultMode } | undefined;
 
   static zero(): Record<FaultOp, number> {
     return { write: 0, rename: 0, mkdir: 0, fsync: 0, read: 0, open: 0, unlink: 0, stat: 0, readdir: 0 };
   }
 
-  constructor(inner: FsLike) {
+  /**
+   * @param inner - the fs wrapped
+   * @param opts - `sync`: also offer `inner`'s synchronous calls of small files (`readFileSync`, `openSync`, …, as
+   *   node's fs does), faulted the same way, so that the library takes that path; default false (`promises` alone)
+   */
+  constructor(inner: FsLike, opts: { readonly sync?: boolean } = {}) {
     const p = inner.promises;
     const gate = async <T>(op: FaultOp, path: string, run: () => Promise<T>, torn?: () => Promise<unknown>): Promise<T> => {
       if (this.crashed) throw new ProcessCrashed(`the process is dead (${op} ${path})`);
@@ -60,6 +67,24 @@ export class FaultFs {
         }
         this.crashed = true;
         if (t.mode === 'torn' && torn !== undefined) await torn();
+        throw new ProcessCrashed(`crashed at ${op} #${index} ${path}`);
+      }
+      return run();
+    };
+    const gateSync = <T>(op: FaultOp, path: string, run: () => T, torn?: () => unknown): T => {
+      if (this.crashed) throw new ProcessCrashed(`the process is dead (${op} ${path})`);
+      const index = this.counts[op]++;
+      this.seen.push({ op, index, path });
+      this.syncOps++;
+      const t = this.#target;
+      if (t !== undefined && t.op === op && t.index === index) {
+        this.#target = undefined;
+        this.injected++;
+        if (t.mode !== 'crash' && t.mode !== 'torn') {
+          throw Object.assign(new Error(`${t.mode}: injected fault, ${op} '${path}'`), { code: t.mode, errno: ERRNO_NUMBERS[t.mode], syscall: op, path });
+        }
+        this.crashed = true;
+        if (t.mode === 'torn' && torn !== undefined) torn();
         throw new ProcessCrashed(`crashed at ${op} #${index} ${path}`);
       }
       return run();
@@ -88,7 +113,47 @@ export class FaultFs {
       link: (a, b) => gate('rename', `${a} => ${b}`, async () => (p.link === undefined ? Promise.reject(Object.assign(new Error('no link'), { code: 'ENOSYS' })) : p.link(a, b))),
       rmdir: (path) => gate('unlink', path, () => p.rmdir(path)),
     };
-    this.fs = { promises };
+    this.fs = opts.sync === true ? { promises, ...this.#syncCalls(inner, gateSync, half) } : { promises };
+  }
+
+  /** `inner`'s synchronous calls, each through `gate` as its promise form goes. */
+  #syncCalls(inner: FsLike, gate: <T>(op: FaultOp, path: string, run: () => T, torn?: () => unknown) => T, half: (d: Uint8Array) => Uint8Array): Partial<FsLike> {
+    const need = <K extends keyof FsLike>(key: K): NonNullable<FsLike[K]> => {
+      const f = inner[key];
+      if (f === undefined) throw new Error(`the fs has no ${String(key)}`);
+      return (f as (...a: never[]) => unknown).bind(inner) as NonNullable<FsLike[K]>;
+    };
+    const [readFileSync, openSync, writeSync, closeSync, fdatasync, linkSync, renameSync, unlinkSync] = [
+      need('readFileSync'), need('openSync'), need('writeSync'), need('closeSync'), need('fdatasync'), need('linkSync'), need('renameSync'), need('unlinkSync'),
+    ];
+    const paths = new Map<number, string>();
+    return {
+      readFileSync: (path) => gate('read', path, () => readFileSync(path)),
+      openSync: (path, flags) =>
+        gate(flags === 'r' ? 'read' : 'open', path, () => {
+          const fd = openSync(path, flags);
+          paths.set(fd, path);
+          return fd;
+        }),
+      writeSync: (fd, data) => gate('write', paths.get(fd) ?? `fd ${fd}`, () => writeSync(fd, data), () => writeSync(fd, half(data))),
+      fdatasync: (fd, callback) => {
+        try {
+          gate('fsync', paths.get(fd) ?? `fd ${fd}`, () => undefined);
+        } catch (err) {
+          queueMicrotask(() => callback(err as Error));
+          return;
+        }
+        fdatasync(fd, callback);
+      },
+      // a dead process's descriptors are closed by the kernel
+      closeSync: (fd) => {
+        paths.delete(fd);
+        closeSync(fd);
+      },
+      linkSync: (a, b) => gate('rename', `${a} => ${b}`, () => linkSync(a, b)),
+      renameSync: (a, b) => gate('rename', `${a} -> ${b}`, () => renameSync(a, b)),
+      unlinkSync: (path) => gate('unlink', path, () => unlinkSync(path)),
+    };
   }
 
   /** Starts counting from zero and arms one fault: operation number `index` (0-based) of kind `op` fails as `mode`. */
@@ -101,6 +166,7 @@ export class FaultFs {
   /** Starts counting from zero with no fault armed. */
   count(): void {
     this.counts = FaultFs.zero();
+    this.syncOps = 0;
     this.seen.length = 0;
     this.#target = undefined;
   }

@@ -53,13 +53,16 @@ function modesAt(storage: Storage['name'], op: FaultOp, index: number, count: nu
   return pick() < DISK_SAMPLE / count ? [rotation[index % rotation.length] as FaultMode] : [];
 }
 
-describe.each(STORAGES)('a fault at every fs operation of a turn (storage %#)', (make) => {
+/** Each storage with the synchronous calls of small files that node's fs and memfs offer, and memfs through `promises` alone. */
+const VARIANTS = [...STORAGES.map((make) => ({ make, sync: true })), { make: memStorage, sync: false }];
+
+describe.each(VARIANTS)('a fault at every fs operation of a turn (storage %#)', ({ make, sync }) => {
   it('rejects typed, reopens consistent, keeps every acknowledged append, and the turn succeeds when retried', async () => {
     const base = make();
     const { nodes: baseNodes } = await makeBase(base);
     // dry run: how many operations of each kind one turn (append + commit) makes
     const dry = await cloneStorage(base);
-    const counter = new FaultFs(dry.fs);
+    const counter = new FaultFs(dry.fs, { sync });
     const dryRepo = await open(dry, counter.fs);
     const drySession = await dryRepo.openSession('chat');
     await observe(drySession);
@@ -68,13 +71,16 @@ describe.each(STORAGES)('a fault at every fs operation of a turn (storage %#)', 
     await drySession.commit();
     const perKind = { ...counter.counts };
     expect(perKind.write).toBeGreaterThan(5);
+    // with the synchronous calls, the turn's small files go through them (the ref locks, values and renames)
+    if (sync) expect(counter.syncOps).toBeGreaterThan(10);
+    else expect(counter.syncOps).toBe(0);
     const problems: string[] = [];
     const pick = seeded(9);
     for (const op of FAULT_OPS) {
       for (let index = 0; index < perKind[op]; index++) {
         for (const mode of modesAt(base.name, op, index, perKind[op], pick)) {
-          const label = `${base.name} ${op}#${index} ${mode}`;
-          const problem = await runCase(base, baseNodes, op, index, mode);
+          const label = `${base.name}${sync ? ' (sync calls)' : ''} ${op}#${index} ${mode}`;
+          const problem = await runCase(base, baseNodes, op, index, mode, sync);
           if (problem !== undefined) problems.push(`${label}: ${problem}`);
         }
       }
@@ -88,10 +94,10 @@ async function observe(session: Session): Promise<{ head: string | null; context
   return { head: await session.head(), context: (await session.log({ limit: 1 }))[0]?.id };
 }
 
-async function runCase(base: Storage, baseNodes: readonly string[], op: FaultOp, index: number, mode: FaultMode): Promise<string | undefined> {
+async function runCase(base: Storage, baseNodes: readonly string[], op: FaultOp, index: number, mode: FaultMode, sync: boolean): Promise<string | undefined> {
   totals.cases++;
   const s = await cloneStorage(base);
-  const fault = new FaultFs(s.fs);
+  const fault = new FaultFs(s.fs, { sync });
   const repo = await open(s, fault.fs, ghostIdentity());
   const session = await repo.openSession('chat');
   const { head: headBefore, context: contextBefore } = await observe(session);

@@ -70,13 +70,37 @@ export function ensureDir(ctx: GitContext, dir: string): Promise<void> {
   return making;
 }
 
+/** Removes `path`: synchronously where the fs can (see FsLike.openSync). */
+export async function unlinkFile(ctx: GitContext, path: string): Promise<void> {
+  const fs = ctx.fs;
+  if (fs.unlinkSync === undefined) return fs.promises.unlink(path);
+  fs.unlinkSync(path);
+}
+
+/** Renames `from` onto `to`: synchronously where the fs can. */
+export async function renameFile(ctx: GitContext, from: string, to: string): Promise<void> {
+  const fs = ctx.fs;
+  if (fs.renameSync === undefined) return fs.promises.rename(from, to);
+  fs.renameSync(from, to);
+}
+
+/** Makes `path` a hard link to `existing` (EEXIST when `path` exists): synchronously where the fs can. The fs has `promises.link`. */
+export async function linkFile(ctx: GitContext, existing: string, path: string): Promise<void> {
+  const fs = ctx.fs;
+  if (fs.linkSync === undefined) return (fs.promises.link as NonNullable<typeof fs.promises.link>)(existing, path);
+  fs.linkSync(existing, path);
+}
+
 export async function unlinkQuietly(ctx: GitContext, path: string): Promise<void> {
   try {
-    await ctx.fs.promises.unlink(path);
+    await unlinkFile(ctx, path);
   } catch {
     // best effort: the caller is already reporting the original failure
   }
 }
+
+/** Files up to this size are written in synchronous calls where the fs has them (a ref, a turn's pack); a larger one (a roll-up's pack) would hold the event loop. */
+const SYNC_WRITE_BYTES = 256 * 1024;
 
 /**
  * Creates `path` exclusively (`wx`), writes `data`, fsyncs when `sync` (default: when the repository asks for it), closes. When the create
@@ -84,6 +108,23 @@ export async function unlinkQuietly(ctx: GitContext, path: string): Promise<void
  * this caller's, so no one else's file is ever unlinked).
  */
 export async function writeExclusive(ctx: GitContext, path: string, data: Uint8Array, sync = stateOf(ctx).fsync): Promise<void> {
+  const { openSync, writeSync, closeSync, fdatasync } = ctx.fs;
+  if (data.length <= SYNC_WRITE_BYTES && openSync !== undefined && writeSync !== undefined && closeSync !== undefined && (!sync || fdatasync !== undefined)) {
+    // the same steps in synchronous calls, the flush in the background (see FsLike.openSync)
+    const fd = openSync.call(ctx.fs, path, 'wx');
+    try {
+      try {
+        for (let at = 0; at < data.length; ) at += writeSync.call(ctx.fs, fd, at === 0 ? data : data.subarray(at));
+        if (sync) await new Promise<void>((done, fail) => (fdatasync as NonNullable<typeof fdatasync>).call(ctx.fs, fd, (err) => (err === null || err === undefined ? done() : fail(err))));
+      } finally {
+        closeSync.call(ctx.fs, fd);
+      }
+    } catch (err) {
+      await unlinkQuietly(ctx, path);
+      throw err;
+    }
+    return;
+  }
   const handle = await ctx.fs.promises.open(path, 'wx');
   try {
     try {
@@ -121,7 +162,7 @@ export async function writeFilesAtomic(ctx: GitContext, dir: string, files: read
   for (const [i, f] of files.entries()) {
     const temp = temps[i] as string;
     try {
-      await ctx.fs.promises.rename(temp, f.target);
+      await renameFile(ctx, temp, f.target);
     } catch (err) {
       // some file systems refuse to rename onto an existing file: an object of that name is the same object
       if (!(await pathExists(ctx, f.target))) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GitIoError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
-import { ensureDir, io, toBytes, unlinkQuietly, writeFileAtomic } from './fs-ops.js';
+import { ensureDir, io, renameFile, toBytes, unlinkQuietly, writeFileAtomic } from './fs-ops.js';
 import { tempOwnerTag } from './lock-record.js';
 import { joinIndexes, mergeIndexNames } from './index-join.js';
 import { stateOf } from './state.js';
@@ -102,7 +102,7 @@ export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[
       await handle.close();
     }
     const name = `pack-${checksum.toString('hex')}`;
-    await io('rename', `${dir}/${name}.pack`, () => ctx.fs.promises.rename(temp, `${dir}/${name}.pack`));
+    await io('rename', `${dir}/${name}.pack`, () => renameFile(ctx, temp, `${dir}/${name}.pack`));
     const idx = joinIndexes(idxs, order, shifts, checksum);
     await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
     // its objects are found by the index from now on (not remembered one string each: an import holds 10^5 and more)

@@ -1,6 +1,6 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
-import { errnoOf, writeFilesAtomic } from './fs-ops.js';
+import { errnoOf, unlinkFile, writeFilesAtomic } from './fs-ops.js';
 import { closePackFiles, inLoadedPacks, readPack, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
@@ -64,7 +64,7 @@ async function readdirOrEmpty(ctx: GitContext, dir: string): Promise<string[]> {
 
 async function removeFile(ctx: GitContext, path: string): Promise<void> {
   try {
-    await ctx.fs.promises.unlink(path);
+    await unlinkFile(ctx, path);
   } catch (err) {
     if (errnoOf(err) !== 'ENOENT') throw new GitIoError('unlink', path, err);
   }

@@ -1,6 +1,6 @@
 import { GitIoError, RefConflictError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
-import { errnoOf, readSmallFileOrNull, unlinkQuietly, writeExclusive } from './fs-ops.js';
+import { errnoOf, linkFile, readSmallFileOrNull, renameFile, unlinkFile, unlinkQuietly, writeExclusive } from './fs-ops.js';
 import type { LockOwner, LockVerdict } from './lock-record.js';
 import { judgeLock, lockBytes, parseLock } from './lock-record.js';
 import { stateOf } from './state.js';
@@ -75,8 +75,7 @@ async function readLock(ctx: GitContext, path: string): Promise<SeenLock | null>
  * `open(path, 'wx')` and a write. False when `path` exists already.
  */
 async function createWith(ctx: GitContext, path: string, bytes: Uint8Array, nonce: string): Promise<boolean> {
-  const fs = ctx.fs.promises;
-  if (fs.link === undefined) {
+  if (ctx.fs.promises.link === undefined) {
     try {
       await writeExclusive(ctx, path, bytes, false);
       return true;
@@ -88,7 +87,7 @@ async function createWith(ctx: GitContext, path: string, bytes: Uint8Array, nonc
   const temp = ownerPath(path, nonce);
   try {
     await writeExclusive(ctx, temp, bytes, false);
-    await fs.link(temp, path);
+    await linkFile(ctx, temp, path);
     return true;
   } catch (err) {
     if (errnoOf(err) === 'EEXIST') return false;
@@ -124,7 +123,7 @@ export async function stillHeld(ctx: GitContext, held: HeldLock): Promise<boolea
  */
 export async function releaseLock(ctx: GitContext, held: HeldLock): Promise<void> {
   try {
-    if (await stillHeld(ctx, held)) await ctx.fs.promises.unlink(held.path);
+    if (await stillHeld(ctx, held)) await unlinkFile(ctx, held.path);
   } catch (err) {
     if (errnoOf(err) !== 'ENOENT') stateOf(ctx).abandoned.add(held.nonce);
   }
@@ -142,7 +141,7 @@ async function moveAway(ctx: GitContext, path: string, judged: Uint8Array): Prom
   if (current === null || !same(current, judged)) return false;
   const moved = movedPath(path, stateOf(ctx).nonce());
   try {
-    await ctx.fs.promises.rename(path, moved);
+    await renameFile(ctx, path, moved);
   } catch (err) {
     if (errnoOf(err) === 'ENOENT') return false;
     throw new GitIoError('rename', path, err);
