@@ -54,40 +54,33 @@ export class FaultFs {
    */
   constructor(inner: FsLike, opts: { readonly sync?: boolean } = {}) {
     const p = inner.promises;
-    const gate = async <T>(op: FaultOp, path: string, run: () => Promise<T>, torn?: () => Promise<unknown>): Promise<T> => {
+    /** Counts the operation; at the armed one, what happens: an errno, or the process dying there (torn: after half a write). */
+    const fault = (op: FaultOp, path: string): { readonly error: Error; readonly torn: boolean } | undefined => {
       if (this.crashed) throw new ProcessCrashed(`the process is dead (${op} ${path})`);
       const index = this.counts[op]++;
       this.seen.push({ op, index, path });
       const t = this.#target;
-      if (t !== undefined && t.op === op && t.index === index) {
-        this.#target = undefined;
-        this.injected++;
-        if (t.mode !== 'crash' && t.mode !== 'torn') {
-          throw Object.assign(new Error(`${t.mode}: injected fault, ${op} '${path}'`), { code: t.mode, errno: ERRNO_NUMBERS[t.mode], syscall: op, path });
-        }
-        this.crashed = true;
-        if (t.mode === 'torn' && torn !== undefined) await torn();
-        throw new ProcessCrashed(`crashed at ${op} #${index} ${path}`);
+      if (t === undefined || t.op !== op || t.index !== index) return undefined;
+      this.#target = undefined;
+      this.injected++;
+      if (t.mode !== 'crash' && t.mode !== 'torn') {
+        return { error: Object.assign(new Error(`${t.mode}: injected fault, ${op} '${path}'`), { code: t.mode, errno: ERRNO_NUMBERS[t.mode], syscall: op, path }), torn: false };
       }
-      return run();
+      this.crashed = true;
+      return { error: new ProcessCrashed(`crashed at ${op} #${index} ${path}`), torn: t.mode === 'torn' };
+    };
+    const gate = async <T>(op: FaultOp, path: string, run: () => Promise<T>, torn?: () => Promise<unknown>): Promise<T> => {
+      const f = fault(op, path);
+      if (f === undefined) return run();
+      if (f.torn && torn !== undefined) await torn();
+      throw f.error;
     };
     const gateSync = <T>(op: FaultOp, path: string, run: () => T, torn?: () => unknown): T => {
-      if (this.crashed) throw new ProcessCrashed(`the process is dead (${op} ${path})`);
-      const index = this.counts[op]++;
-      this.seen.push({ op, index, path });
       this.syncOps++;
-      const t = this.#target;
-      if (t !== undefined && t.op === op && t.index === index) {
-        this.#target = undefined;
-        this.injected++;
-        if (t.mode !== 'crash' && t.mode !== 'torn') {
-          throw Object.assign(new Error(`${t.mode}: injected fault, ${op} '${path}'`), { code: t.mode, errno: ERRNO_NUMBERS[t.mode], syscall: op, path });
-        }
-        this.crashed = true;
-        if (t.mode === 'torn' && torn !== undefined) torn();
-        throw new ProcessCrashed(`crashed at ${op} #${index} ${path}`);
-      }
-      return run();
+      const f = fault(op, path);
+      if (f === undefined) return run();
+      if (f.torn && torn !== undefined) torn();
+      throw f.error;
     };
     const half = (d: Uint8Array | string): Uint8Array => {
       const bytes = typeof d === 'string' ? Buffer.from(d, 'utf8') : d;
