@@ -52,7 +52,7 @@ function timedFs(fs: FsLike, tally: Tally, on: () => boolean): FsLike {
       },
     });
   // the small files are read and written synchronously where the fs can (FsLike.readFileSync, FsLike.openSync, …): timed as such
-  const syncKeys = ['readFileSync', 'openSync', 'writeSync', 'closeSync', 'linkSync', 'renameSync', 'unlinkSync'] as const;
+  const syncKeys = ['readFileSync', 'openSync', 'readSync', 'writeSync', 'closeSync', 'linkSync', 'renameSync', 'unlinkSync'] as const;
   const syncs: Partial<Record<(typeof syncKeys)[number], unknown>> = {};
   for (const key of syncKeys) {
     const f = fs[key] as ((...a: unknown[]) => unknown) | undefined;

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { createFsFromVolume, Volume } from 'memfs';
 import { describe, expect, test } from 'vitest';
 import { compareAndSwapRef } from '../src/git/compare-and-swap-ref.js';
-import type { FsFileHandleLike } from '../src/git/fs-like.js';
+import * as nodeFs from 'node:fs';
+import type { FsFileHandleLike, FsLike } from '../src/git/fs-like.js';
 import type { GitContext } from '../src/git/git-context.js';
 import { listPacks, maintain, inBatch, packAll, packsToRedelta, packsToRollUp, settled } from '../src/git/internal/pack-store.js';
 import { stateOf } from '../src/git/internal/state.js';
@@ -228,6 +229,39 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
     if (kind.name === 'disk') {
       expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
       git(ctx, ['verify-pack', `${ctx.gitdir}/objects/pack/${only?.name ?? ''}.idx`]);
+    }
+  });
+});
+
+describe('pack reads at a position', () => {
+  test('go through openSync / readSync where the fs has them and through a handle otherwise, the same objects', async () => {
+    const dir = await tempRepoDir();
+    const writer = await openGit({ dir, fsync: false });
+    const blobs = await history(writer, 12, true);
+    const calls: string[] = [];
+    const promises = new Proxy(nodeFs.promises, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (key === 'open' && args[1] === 'r') calls.push('open');
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as unknown as FsLike['promises'];
+    const withSync: FsLike = {
+      promises,
+      openSync: (path, flags) => (flags === 'r' && calls.push('openSync'), nodeFs.openSync(path, flags)),
+      readSync: (fd, buffer, offset, length, position) => (calls.push('readSync'), nodeFs.readSync(fd, buffer, offset, length, position)),
+      closeSync: (fd) => nodeFs.closeSync(fd),
+    };
+    for (const [fs, expected] of [[withSync, ['openSync', 'readSync']], [{ promises }, ['open']]] as const) {
+      calls.length = 0;
+      // a new context: the packs were written by another, so they are read entry by entry
+      const reader = await openGit({ dir, fsync: false, fs });
+      const head = (await readRef(reader, 'refs/heads/main')) as string;
+      expect(await readAll(reader, (await readCommitObject(reader, head)).tree)).toEqual(blobs);
+      expect(new Set(calls)).toEqual(new Set(expected));
     }
   });
 });

@@ -24,14 +24,29 @@ describe('a pack of more than 4,096 objects is read entry by entry', () => {
     }
   });
 
-  test('the reads of a batch share one handle of the pack, closed when the batch ends', async () => {
+  test.each([{ sync: true }, { sync: false }])('the reads of a batch share one open file of the pack, closed when the batch ends (synchronous calls: $sync)', async ({ sync }) => {
     const dir = await tempRepoDir();
     const writer = await openGit({ dir, fsync: false, maintenance: false });
     const oids = await inBatch(writer, async () => Promise.all(blobs.map(async (b) => writeBlob(writer, b))));
     const nodeFs = await import('node:fs');
     const calls = { open: 0, close: 0 };
+    const packFds = new Set<number>();
     const counting = {
       ...nodeFs,
+      // the pack opened for reading at a position, counted whichever way: openSync / closeSync, or a handle
+      ...(sync
+        ? {
+            openSync: (path: string, flags: string) => {
+              const fd = nodeFs.openSync(path, flags);
+              if (path.endsWith('.pack') && flags === 'r') (calls.open++, packFds.add(fd));
+              return fd;
+            },
+            closeSync: (fd: number) => {
+              if (packFds.delete(fd)) calls.close++;
+              nodeFs.closeSync(fd);
+            },
+          }
+        : { readSync: undefined }),
       promises: {
         ...nodeFs.promises,
         open: async (path: string, flags: string) => {
@@ -61,6 +76,7 @@ describe('a pack of more than 4,096 objects is read entry by entry', () => {
     const nodeFs = await import('node:fs');
     const noRead = {
       ...nodeFs,
+      readSync: undefined,
       promises: {
         ...nodeFs.promises,
         open: async (path: string, flags: string) => {
@@ -91,6 +107,7 @@ describe('a pack of more than 4,096 objects is read entry by entry', () => {
     let packReads = 0;
     const noRead = {
       ...nodeFs,
+      readSync: undefined,
       promises: {
         ...nodeFs.promises,
         readFile: async (path: string) => {

@@ -38,6 +38,7 @@ export async function memoryFs(): Promise<FsLike> {
     promises,
     readFileSync: (path) => fs.readFileSync(path) as Uint8Array | string,
     openSync: (path, flags) => fs.openSync(path, flags),
+    readSync: (fd, buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position),
     writeSync: (fd, data) => fs.writeSync(fd, data),
     closeSync: (fd) => fs.closeSync(fd),
     fdatasync: (fd, callback) => fs.fdatasync(fd, callback),

@@ -116,8 +116,8 @@ export class FaultFs {
       if (f === undefined) throw new Error(`the fs has no ${String(key)}`);
       return (f as (...a: never[]) => unknown).bind(inner) as NonNullable<FsLike[K]>;
     };
-    const [readFileSync, openSync, writeSync, closeSync, fdatasync, linkSync, renameSync, unlinkSync] = [
-      need('readFileSync'), need('openSync'), need('writeSync'), need('closeSync'), need('fdatasync'), need('linkSync'), need('renameSync'), need('unlinkSync'),
+    const [readFileSync, openSync, readSync, writeSync, closeSync, fdatasync, linkSync, renameSync, unlinkSync] = [
+      need('readFileSync'), need('openSync'), need('readSync'), need('writeSync'), need('closeSync'), need('fdatasync'), need('linkSync'), need('renameSync'), need('unlinkSync'),
     ];
     const paths = new Map<number, string>();
     return {
@@ -128,6 +128,7 @@ export class FaultFs {
           paths.set(fd, path);
           return fd;
         }),
+      readSync: (fd, buffer, offset, length, position) => gate('read', paths.get(fd) ?? `fd ${fd}`, () => readSync(fd, buffer, offset, length, position)),
       writeSync: (fd, data) => gate('write', paths.get(fd) ?? `fd ${fd}`, () => writeSync(fd, data), () => writeSync(fd, half(data))),
       fdatasync: (fd, callback) => {
         try {

@@ -27,7 +27,8 @@ function hookedFs(beforePackRead: () => Promise<void>): FsLike {
       };
     },
   });
-  return { ...nodeFs, promises } as unknown as FsLike;
+  // without readSync, a pack is opened through promises (hooked here) whether it is read whole or at a position
+  return { ...nodeFs, readSync: undefined, promises } as unknown as FsLike;
 }
 
 describe('a reader racing pack roll-ups of another process', () => {

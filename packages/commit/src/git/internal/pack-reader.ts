@@ -1,12 +1,11 @@
 import { CorruptObjectError, GitIoError } from '../errors.js';
-import type { FsFileHandleLike } from '../fs-like.js';
 import type { GitContext } from '../git-context.js';
 import { errnoOf, readFileOrNull } from './fs-ops.js';
 import { applyDelta } from './delta-apply.js';
 import { compareNames, indexCount, indexOffsetAt, INDEX_NAMES } from './pack-codec.js';
 import { ENTRY_TYPES, entryHeader, inflateEntry, ofsDistance } from './pack-entry.js';
 import { readPackRange } from './pack-blocks.js';
-import type { GitState, LoadedPack, RawObject } from './state.js';
+import type { GitState, LoadedPack, PackReadHandle, RawObject } from './state.js';
 import { stateOf } from './state.js';
 
 const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
@@ -118,13 +117,20 @@ function headerLength(bytes: Buffer, at: number): { size: number; length: number
 
 /** A pack file open for one read, and what to do once the read is done. */
 interface PackFileUse {
-  readonly handle: FsFileHandleLike;
+  readonly handle: PackReadHandle;
   done(): Promise<void>;
 }
 
-async function openForRead(ctx: GitContext, path: string): Promise<FsFileHandleLike> {
+/** The pack file open for reading: read in synchronous calls where the fs has them (see FsLike.readSync). */
+async function openForRead(ctx: GitContext, path: string): Promise<PackReadHandle> {
+  const { openSync, readSync, closeSync } = ctx.fs;
   try {
-    return await ctx.fs.promises.open(path, 'r');
+    if (openSync === undefined || readSync === undefined || closeSync === undefined) return await ctx.fs.promises.open(path, 'r');
+    const fd = openSync.call(ctx.fs, path, 'r');
+    return {
+      read: async (buffer, offset, length, position) => ({ bytesRead: readSync.call(ctx.fs, fd, buffer, offset, length, position) }),
+      close: async () => closeSync.call(ctx.fs, fd),
+    };
   } catch (err) {
     throw new GitIoError('read', path, err);
   }
@@ -146,7 +152,7 @@ async function usePackFile(ctx: GitContext, p: LoadedPack): Promise<PackFileUse>
   }
   const file = shared;
   file.users++;
-  let handle: FsFileHandleLike;
+  let handle: PackReadHandle;
   try {
     handle = await file.handle;
   } catch (err) {

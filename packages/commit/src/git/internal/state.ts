@@ -24,8 +24,11 @@ export interface LoadedPack {
 }
 
 /** A pack file opened for reads at a position, shared by the reads of open batches. */
+/** A pack file open for reading at a position. */
+export type PackReadHandle = Pick<FsFileHandleLike, 'read' | 'close'>;
+
 export interface OpenPackFile {
-  readonly handle: Promise<FsFileHandleLike>;
+  readonly handle: Promise<PackReadHandle>;
   /** Reads using it now. */
   users: number;
 }
