@@ -36,7 +36,7 @@ export async function scratchFs(dir: string): Promise<FsLike> {
   // small files are read and written in synchronous calls (see FsLike.readFileSync and FsLike.openSync): node's fs and
   // memoryFs both can; a file descriptor is the memory's or the disk's by the file it was opened for
   const fds = new Map<number, FsLike>();
-  const sync = <K extends 'readFileSync' | 'openSync' | 'readSync' | 'writeSync' | 'fdatasync' | 'closeSync' | 'linkSync' | 'renameSync' | 'unlinkSync'>(fs: FsLike, key: K): NonNullable<FsLike[K]> => fs[key] as NonNullable<FsLike[K]>;
+  const sync = <K extends Exclude<keyof FsLike, 'promises'>>(fs: FsLike, key: K): NonNullable<FsLike[K]> => fs[key] as NonNullable<FsLike[K]>;
   return {
     promises,
     readFileSync: (path) => sync(fsOf(path), 'readFileSync')(path),

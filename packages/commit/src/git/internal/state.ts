@@ -23,10 +23,10 @@ export interface LoadedPack {
   baseBytes?: number;
 }
 
-/** A pack file opened for reads at a position, shared by the reads of open batches. */
 /** A pack file open for reading at a position. */
 export type PackReadHandle = Pick<FsFileHandleLike, 'read' | 'close'>;
 
+/** A pack file opened for reads at a position, shared by the reads of open batches. */
 export interface OpenPackFile {
   readonly handle: Promise<PackReadHandle>;
   /** Reads using it now. */
