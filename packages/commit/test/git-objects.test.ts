@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import * as nodeCrypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CorruptObjectError, GitArgumentError, InvalidNameError, ObjectNotFoundError, ObjectTypeError } from '../src/git/errors.js';
@@ -10,6 +12,8 @@ import { writeCommit } from '../src/git/write-commit.js';
 import { writeTree } from '../src/git/write-tree.js';
 import type { TreeEntry } from '../src/git/tree-entry.js';
 import { openGit } from '../src/git/open-git.js';
+import { hashObject } from '../src/git/object-hash.js';
+import { sha1Hex, sha1OneShot, sha1Streamed } from '../src/git/internal/sha1.js';
 import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
 
 const HELLO = 'ce013625030ba8dba906f756967f9e9ca394464a'; // git hash-object of "hello\n"
@@ -210,5 +214,28 @@ describe('objects are what the git binary writes and reads', () => {
     expect((await readTree(same, tree))[0]?.oid).toBe(blob);
     expect((await readCommitObject(same, commit)).tree).toBe(tree);
     expect(await hasObject(same, commit)).toBe(true);
+  });
+});
+
+describe('object ids', () => {
+  test('property: the one-shot digest and the plain one agree on any parts, and hashObject is git hash-object', () => {
+    const hash = (nodeCrypto as { hash?: Parameters<typeof sha1OneShot>[0] }).hash;
+    // on a runtime without crypto.hash the plain path is the only one: nothing to compare
+    if (hash === undefined) return;
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 4 }), (parts) => {
+        expect(sha1OneShot(hash, parts)).toBe(sha1Streamed(parts));
+        expect(sha1Hex(parts)).toBe(sha1Streamed(parts));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        const plain = sha1Streamed([Buffer.from(`blob ${Buffer.byteLength(s)}\0`, 'latin1'), Buffer.from(s, 'utf8')]);
+        expect(hashObject('blob', s)).toBe(plain);
+        expect(hashObject('blob', Buffer.from(s, 'utf8'))).toBe(plain);
+      }),
+    );
+    expect(hashObject('blob', 'hello\n')).toBe(HELLO);
+    expect(hashObject('blob', 'é\n')).toBe(execFileSync('git', ['hash-object', '--stdin'], { input: 'é\n', encoding: 'utf8' }).trim());
   });
 });

@@ -19,7 +19,7 @@ import { writeCommit } from '../src/git/write-commit.js';
 import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
 import { decodePack } from '../src/git/internal/pack-decode.js';
 import { readObjectInternal } from '../src/git/internal/object-io.js';
-import { isZlibStored, zlibStored } from '../src/git/internal/zlib-stored.js';
+import { isZlibStored, storedData, zlibStored } from '../src/git/internal/zlib-stored.js';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { inBatch as publicInBatch, GitArgumentError, ObjectNotFoundError } from '../src/git/index.js';
 
@@ -314,6 +314,36 @@ describe('zlibStored', () => {
         expect(isZlibStored(stream)).toBe(true);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  test('property: storedData reads what zlib reads from a stored stream, and nothing from any other', () => {
+    const sizes = fc.oneof(fc.integer({ min: 0, max: 600 }), fc.constantFrom(65_535, 65_536, 131_071));
+    // a stream inside other bytes (a pack), possibly damaged at one byte
+    fc.assert(
+      fc.property(sizes, fc.integer(), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean(), (size, seed, at, byte, damaged) => {
+        const data = Buffer.alloc(size, seed & 0xff);
+        for (let i = 0; i < size; i += 89) data[i] = (seed >>> (i % 24)) & 0xff;
+        const stream = zlibStored(data);
+        if (damaged) stream[at % stream.length] = byte;
+        const pack = Buffer.concat([Buffer.from('PACK'), stream, Buffer.from('trailer')]);
+        const got = storedData(pack, 4, pack.length, size);
+        let zlib: Buffer | undefined;
+        try {
+          zlib = inflateSync(stream);
+        } catch {
+          zlib = undefined;
+        }
+        // whatever storedData reads, zlib reads the same; undamaged, it reads the data
+        if (got !== undefined) expect(zlib !== undefined && got.equals(zlib)).toBe(true);
+        if (!damaged) expect(got?.equals(data)).toBe(true);
+        // another size, a compressed stream, a stream cut short: not read (zlib is asked, as before)
+        expect(storedData(pack, 4, pack.length, size + 1)).toBeUndefined();
+        expect(storedData(pack, 4, 4 + stream.length - 1, size)).toBeUndefined();
+        const deflated = deflateSync(data, { level: 1 });
+        if (size > 0) expect(storedData(deflated, 0, deflated.length, size)).toBeUndefined();
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1Hex } from './internal/sha1.js';
 
 /** The four kinds of git object. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
@@ -23,11 +23,12 @@ export function objectHeader(type: GitObjectType, length: number): Buffer {
  * ```
  */
 export function hashObject(type: GitObjectType, content: Uint8Array | string): string {
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  return createHash('sha1').update(objectHeader(type, bytes.length)).update(bytes).digest('hex');
+  // a string is encoded once, with its header
+  if (typeof content === 'string') return sha1Hex([Buffer.from(`${type} ${Buffer.byteLength(content, 'utf8')}\0${content}`, 'utf8')]);
+  return sha1Hex([objectHeader(type, content.length), content]);
 }
 
 /** The object id of an object already wrapped with its header (`<type> <length>\0<content>`), as stored loose. */
 export function hashWrappedObject(wrapped: Uint8Array): string {
-  return createHash('sha1').update(wrapped).digest('hex');
+  return sha1Hex([wrapped]);
 }

@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { CorruptObjectError } from '../errors.js';
+import { storedData } from './zlib-stored.js';
 
 /** Object types by a pack entry's type code (1–4; 6 is OFS_DELTA, 7 REF_DELTA). */
 export const ENTRY_TYPES = ['', 'commit', 'tree', 'blob', 'tag'] as const;
@@ -35,9 +36,11 @@ const MAX_CHUNK = 1 << 24;
 /**
  * The entry data from `from` to `end` inflated into a buffer of the `size` its header gives (zlib's default 16 KiB
  * output chunk would keep 16 KiB alive behind every small object read); a CorruptObjectError naming `where` when zlib
- * refuses it.
+ * refuses it. An entry of stored blocks (as a turn's pack writes them) is copied out without zlib.
  */
 export function inflateEntry(pack: Buffer, from: number, end: number, size: number, where: string): Buffer {
+  const stored = storedData(pack, from, end, size);
+  if (stored !== undefined) return stored;
   try {
     return inflateSync(pack.subarray(from, end), { chunkSize: Math.min(MAX_CHUNK, Math.max(64, size)) });
   } catch (err) {

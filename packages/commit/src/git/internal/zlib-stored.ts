@@ -45,6 +45,37 @@ export function zlibStored(data: Uint8Array): Buffer {
   return out;
 }
 
+/**
+ * The data of the zlib stream at `from` (ending by `end`) when it is all stored deflate blocks holding `size` bytes
+ * with a matching checksum — what {@link zlibStored} writes — copied out without a zlib call; `undefined` for any
+ * other stream (compressed, damaged or of another size), which zlib then reads as before.
+ */
+export function storedData(stream: Uint8Array, from: number, end: number, size: number): Buffer | undefined {
+  const cmf = stream[from];
+  const flg = stream[from + 1];
+  // deflate with a window of at most 32 KiB, a valid header check, no preset dictionary
+  if (cmf === undefined || flg === undefined || (cmf & 0x0f) !== 8 || cmf >> 4 > 7 || (cmf * 256 + flg) % 31 !== 0 || flg & 0x20) return undefined;
+  const out = Buffer.allocUnsafeSlow(size);
+  let at = from + 2;
+  let filled = 0;
+  for (let final = false; !final; ) {
+    if (at + 5 > end) return undefined;
+    const head = stream[at] as number;
+    // BTYPE 00 (a stored block's header ends its byte: the blocks before it were stored too, so it starts on one)
+    if ((head & 0b110) !== 0) return undefined;
+    final = (head & 1) === 1;
+    const length = (stream[at + 1] as number) | ((stream[at + 2] as number) << 8);
+    const check = (stream[at + 3] as number) | ((stream[at + 4] as number) << 8);
+    if ((length ^ 0xffff) !== check || filled + length > size || at + 5 + length > end) return undefined;
+    out.set(stream.subarray(at + 5, at + 5 + length), filled);
+    filled += length;
+    at += 5 + length;
+  }
+  if (filled !== size || at + 4 > end) return undefined;
+  const sum = (((stream[at] as number) << 24) | ((stream[at + 1] as number) << 16) | ((stream[at + 2] as number) << 8) | (stream[at + 3] as number)) >>> 0;
+  return sum === adler32(out) ? out : undefined;
+}
+
 /** True when a zlib stream's first deflate block is stored (BTYPE 00), as {@link zlibStored} writes them. */
 export function isZlibStored(stream: Uint8Array): boolean {
   return stream.length > 2 && ((stream[2] as number) & 0b110) === 0;
