@@ -23,8 +23,6 @@ interface GNode {
   round: number;
 }
 
-const encoder = new TextEncoder();
-const bytes = (s: string): number => encoder.encode(s).length;
 const oneLine = (s: string, max: number): string => {
   const line = s.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${headOf(line, max - 1)}…` : line;
@@ -338,7 +336,7 @@ function viewWriter(
   let orderKeys: string[] | undefined;
   return (allowance) => {
     const taken: Record<Section, string[]> = { next: [], onDisk: [], ruledOut: [], established: [] };
-    let used = bytes(header);
+    let used = Buffer.byteLength(header, 'utf8');
     let rejected = 0;
     for (let k = 0; k < candidates.length; k++) {
       if (allowance - used < 8 || rejected >= 64) break;
@@ -346,9 +344,9 @@ function viewWriter(
       let made = lines[k];
       if (made === undefined) {
         const line = lineOf(c);
-        lines[k] = made = { line, bytes: bytes(line) };
+        lines[k] = made = { line, bytes: Buffer.byteLength(line, 'utf8') };
       }
-      const cost = made.bytes + 1 + (taken[c.section].length === 0 ? bytes(titles[c.section]) + 1 : 0);
+      const cost = made.bytes + 1 + (taken[c.section].length === 0 ? Buffer.byteLength(titles[c.section], 'utf8') + 1 : 0);
       if (used + cost > allowance) {
         rejected++;
         continue;

@@ -4,7 +4,6 @@ import { idShaped } from './id-shaped.js';
 import type { Block, ContextItem } from './item.js';
 import type { RulesCache } from './rules-cache.js';
 
-const encoder = new TextEncoder();
 /** A run that may be a value a later call passes on: letters, digits and identifier punctuation. */
 const RUN = /[A-Za-z0-9][A-Za-z0-9_.\/:@#-]*[A-Za-z0-9]/g;
 const DIGIT = /[0-9]/;
@@ -159,7 +158,7 @@ export function rankValues(originals: readonly ContextItem[], cache?: RulesCache
 /** The `VALUES:` line of ranked values within `allowance` bytes (UTF-8), or `''` when none fits. */
 export function valuesLine(ranked: readonly Offer[], allowance: number): string {
   const head = 'VALUES: ';
-  let used = encoder.encode(head).length;
+  let used = Buffer.byteLength(head, 'utf8');
   const seen = new Set<string>();
   const parts: string[] = [];
   for (const o of ranked) {
@@ -171,7 +170,7 @@ export function valuesLine(ranked: readonly Offer[], allowance: number): string 
     // a value says it once, unless a field names it (`total_baggages=0` next to `nonfree_baggages=0`)
     const id = o.label === '' || o.shaped ? v : part;
     if (seen.has(id)) continue;
-    const cost = encoder.encode(part).length + sep;
+    const cost = Buffer.byteLength(part, 'utf8') + sep;
     if (used + cost > allowance) continue;
     seen.add(id);
     used += cost;

@@ -5,9 +5,8 @@ import type { ContextItem } from './item.js';
 import { RulesCache } from './rules-cache.js';
 import { rankSaid, saidLine } from './said-words.js';
 
-const encoder = new TextEncoder();
 /** A line's UTF-8 bytes with its newline; none for an empty line. */
-const bytes = (s: string): number => (s === '' ? 0 : encoder.encode(s).length + 1);
+const bytes = (s: string): number => (s === '' ? 0 : Buffer.byteLength(s, 'utf8') + 1);
 /** Share of the allowance left after the `VALUES:` line that the `SAID:` line may take. */
 const SAID_SHARE = 1 / 2;
 

@@ -4,19 +4,29 @@ import { isCommonWord } from './distinctive-tokens.js';
 import type { Block, ContextItem } from './item.js';
 import type { RulesCache } from './rules-cache.js';
 
-const encoder = new TextEncoder();
 /** A run of letters, digits and identifier punctuation, as a later step would write a name, a path or a word. */
-const RUN = /[A-Za-z0-9_./:-]+/g;
-const TRAILING = /[./:-]+$/;
-const LEADING = /^[:-]+/;
+const RUN = /[A-Za-z0-9_./:-]{5,}/g;
 const LETTER = /[A-Za-z]/;
 
-/** The words of `text` (runs of 5 to 64 characters with a letter), trimmed of edge punctuation, in order. */
-function runs(text: string): string[] {
+/** `.`, `/`, `:` or `-`: trimmed off a run's end. */
+const trailing = (c: number): boolean => c === 0x2e || c === 0x2f || c === 0x3a || c === 0x2d;
+
+/**
+ * The words of `text` (runs of 5 to 64 characters with a letter), trimmed of edge punctuation (`.`, `/`, `:`, `-` at
+ * the end, then `:`, `-` at the start), in order. A run shorter than 5 is never matched: trimming only shortens it.
+ */
+export function runs(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(RUN)) {
-    const word = m[0].replace(TRAILING, '').replace(LEADING, '');
-    if (word.length >= 5 && word.length <= 64 && LETTER.test(word)) out.push(word);
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(text); m !== null; m = RUN.exec(text)) {
+    const run = m[0];
+    let end = run.length;
+    while (end > 0 && trailing(run.charCodeAt(end - 1))) end--;
+    let start = 0;
+    while (start < end && (run.charCodeAt(start) === 0x3a || run.charCodeAt(start) === 0x2d)) start++;
+    if (end - start < 5 || end - start > 64) continue;
+    const word = start === 0 && end === run.length ? run : run.slice(start, end);
+    if (LETTER.test(word)) out.push(word);
   }
   return out;
 }
@@ -95,12 +105,12 @@ export function rankSaid(originals: readonly ContextItem[], cache?: RulesCache):
 export function saidLine(ranked: readonly SaidWord[], allowance: number, written: string): string {
   const already = wordsOf(written);
   const head = 'SAID:';
-  let used = encoder.encode(head).length;
+  let used = Buffer.byteLength(head, 'utf8');
   const parts: string[] = [];
   for (const w of ranked) {
     // a word takes at least a byte per UTF-16 unit: one that cannot fit is passed over before it is encoded
     if (used + w.word.length + 1 > allowance || already.has(w.key)) continue;
-    const cost = encoder.encode(w.word).length + 1;
+    const cost = Buffer.byteLength(w.word, 'utf8') + 1;
     if (used + cost > allowance) continue;
     used += cost;
     parts.push(w.word);
