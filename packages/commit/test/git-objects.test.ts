@@ -219,12 +219,11 @@ describe('objects are what the git binary writes and reads', () => {
 
 describe('object ids', () => {
   test('property: the one-shot digest and the plain one agree on any parts, and hashObject is git hash-object', () => {
+    // a runtime without crypto.hash (before Node 20.12) has the plain path only
     const hash = (nodeCrypto as { hash?: Parameters<typeof sha1OneShot>[0] }).hash;
-    // on a runtime without crypto.hash the plain path is the only one: nothing to compare
-    if (hash === undefined) return;
     fc.assert(
       fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 4 }), (parts) => {
-        expect(sha1OneShot(hash, parts)).toBe(sha1Streamed(parts));
+        if (hash !== undefined) expect(sha1OneShot(hash, parts)).toBe(sha1Streamed(parts));
         expect(sha1Hex(parts)).toBe(sha1Streamed(parts));
       }),
     );

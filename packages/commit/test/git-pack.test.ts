@@ -339,6 +339,8 @@ describe('zlibStored', () => {
         if (!damaged) expect(got?.equals(data)).toBe(true);
         // another size, a compressed stream, a stream cut short: not read (zlib is asked, as before)
         expect(storedData(pack, 4, pack.length, size + 1)).toBeUndefined();
+        // a damaged entry header's size: nothing allocated for it, nothing read
+        expect(storedData(pack, 4, pack.length, 2 ** 40)).toBeUndefined();
         expect(storedData(pack, 4, 4 + stream.length - 1, size)).toBeUndefined();
         const deflated = deflateSync(data, { level: 1 });
         if (size > 0) expect(storedData(deflated, 0, deflated.length, size)).toBeUndefined();

@@ -51,6 +51,8 @@ export function zlibStored(data: Uint8Array): Buffer {
  * other stream (compressed, damaged or of another size), which zlib then reads as before.
  */
 export function storedData(stream: Uint8Array, from: number, end: number, size: number): Buffer | undefined {
+  // stored data is never longer than its stream: a (damaged) header's size allocates nothing beyond the bytes at hand
+  if (size > end - from) return undefined;
   const cmf = stream[from];
   const flg = stream[from + 1];
   // deflate with a window of at most 32 KiB, a valid header check, no preset dictionary
