@@ -18,6 +18,9 @@ import { writeBlob } from '../src/git/write-blob.js';
 import { writeCommit } from '../src/git/write-commit.js';
 import { AUTHOR, FS_KINDS, fsckStrict, git, tempRepoDir } from './git-fixtures.js';
 import { decodePack } from '../src/git/internal/pack-decode.js';
+import { encodePack } from '../src/git/internal/pack-codec.js';
+import type { PackObject } from '../src/git/internal/pack-codec.js';
+import { hashObject } from '../src/git/object-hash.js';
 import { readObjectInternal } from '../src/git/internal/object-io.js';
 import { isZlibStored, storedData, zlibStored } from '../src/git/internal/zlib-stored.js';
 import { deflateSync, inflateSync } from 'node:zlib';
@@ -157,20 +160,21 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
     }
   });
 
-  test("a turn's pack stores its entries uncompressed; a roll-up deflates them; git reads both", async () => {
+  test("a turn's pack stores its entries uncompressed; a roll-up deflates them (but payloads under 128 bytes); git reads both", async () => {
     const ctx = await kind.open();
     const blobs = await history(ctx, 6, true);
     const large = `${'a large tool result '.repeat(200)}\n`;
     await inBatch(ctx, () => writeBlob(ctx, large)); // one more turn's pack, its entry far over a few hundred bytes
     await settled(ctx);
-    const entries = async (): Promise<{ size: number; stored: boolean; zlibStores: boolean }[]> => {
-      const out: { size: number; stored: boolean; zlibStores: boolean }[] = [];
+    const entries = async (): Promise<{ size: number; payload: number; stored: boolean; zlibStores: boolean }[]> => {
+      const out: { size: number; payload: number; stored: boolean; zlibStores: boolean }[] = [];
       for (const p of await listPacks(ctx)) {
         const read = async (ext: string): Promise<Buffer> => Buffer.from(await ctx.fs.promises.readFile(`${ctx.gitdir}/objects/pack/${p.name}.${ext}`));
         for (const o of await decodePack(await read('pack'), await read('idx'), p.name, (oid) => readObjectInternal(ctx, oid), true)) {
           // the entry's payload (the object, or its delta), which zlib itself stores when deflate would make it larger
           const data = o.stored?.data ?? Buffer.alloc(0);
-          out.push({ size: o.content.length, stored: isZlibStored(data), zlibStores: isZlibStored(deflateSync(inflateSync(data), { level: 1 })) });
+          const payload = inflateSync(data);
+          out.push({ size: o.content.length, payload: payload.length, stored: isZlibStored(data), zlibStores: isZlibStored(deflateSync(payload, { level: 1 })) });
         }
       }
       return out;
@@ -180,7 +184,9 @@ describe.each(FS_KINDS)('packed storage on $name', (kind) => {
     expect(turns.filter((e) => !e.stored)).toEqual([]);
     if (kind.name === 'disk') expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
     await maintain(ctx, true);
-    expect((await entries()).filter((e) => e.stored && !e.zlibStores)).toEqual([]);
+    const rolled = await entries();
+    expect(rolled.filter((e) => e.stored && !e.zlibStores && e.payload >= 128)).toEqual([]);
+    expect(rolled.filter((e) => !e.stored && e.payload < 128)).toEqual([]);
     const fresh = await openGit(kind.name === 'disk' ? { dir: ctx.gitdir } : { memory: true, fs: ctx.fs });
     expect(await readAll(fresh, (await readCommitObject(fresh, (await readRef(fresh, 'refs/heads/main')) as string)).tree)).toEqual(blobs);
     if (kind.name === 'disk') expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
@@ -347,6 +353,22 @@ describe('zlibStored', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('encodePack', () => {
+  test('a searched pack deflates data of 128 bytes or more and stores what is shorter; both read back', async () => {
+    const blob = (text: string): PackObject => {
+      const content = Buffer.from(text);
+      return { oid: hashObject('blob', content), type: 'blob', content };
+    };
+    const objects = [blob('short note\n'), blob(`${'a long and repetitive line of text, '.repeat(20)}\n`)];
+    const { pack, idx } = encodePack(objects, true);
+    const read = await decodePack(pack, idx, 'test', () => Promise.reject(new Error('no base outside the pack')), true);
+    const byOid = new Map(read.map((o) => [o.oid, o]));
+    for (const o of objects) expect(Buffer.from(byOid.get(o.oid)?.content ?? []).equals(o.content)).toBe(true);
+    expect(isZlibStored(byOid.get(objects[0]?.oid as string)?.stored?.data as Uint8Array)).toBe(true);
+    expect(isZlibStored(byOid.get(objects[1]?.oid as string)?.stored?.data as Uint8Array)).toBe(false);
   });
 });
 
