@@ -3,9 +3,12 @@ import { sha1Hex } from './internal/sha1.js';
 /** The four kinds of git object. */
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
+/** The header's text: `<type> <byte length>\0` (ASCII, so the same bytes in latin1 and UTF-8). */
+const headerText = (type: GitObjectType, length: number): string => `${type} ${length}\0`;
+
 /** The header git hashes before an object's content: `<type> <byte length>\0`. */
 export function objectHeader(type: GitObjectType, length: number): Buffer {
-  return Buffer.from(`${type} ${length}\0`, 'latin1');
+  return Buffer.from(headerText(type, length), 'latin1');
 }
 
 /**
@@ -24,7 +27,7 @@ export function objectHeader(type: GitObjectType, length: number): Buffer {
  */
 export function hashObject(type: GitObjectType, content: Uint8Array | string): string {
   // a string is encoded once, with its header
-  if (typeof content === 'string') return sha1Hex([Buffer.from(`${type} ${Buffer.byteLength(content, 'utf8')}\0${content}`, 'utf8')]);
+  if (typeof content === 'string') return sha1Hex([Buffer.from(headerText(type, Buffer.byteLength(content, 'utf8')) + content, 'utf8')]);
   return sha1Hex([objectHeader(type, content.length), content]);
 }
 
