@@ -9,6 +9,7 @@ import { updateTree } from '../src/git/update-tree.js';
 import { writeBlob } from '../src/git/write-blob.js';
 import { writeCommit } from '../src/git/write-commit.js';
 import { AUTHOR, FS_KINDS, fsckStrict, git } from './git-fixtures.js';
+import { assertSegment, checkAnySegment } from '../src/git/internal/tree-codec.js';
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -141,5 +142,28 @@ describe('tree paths seen by the git binary', () => {
     expect(git(ctx, ['diff', '--name-status', c1, c2])).toBe('A\tnodes/12/35/n2.json\n');
     expect(git(ctx, ['log', '--format=%s', 'refs/ctxgit/t'])).toBe('two\none\n');
     expect(fsckStrict(ctx)).toEqual({ status: 0, problems: [] });
+  });
+});
+
+describe('entry names', () => {
+  const verdict = (check: (name: unknown) => void, name: unknown): string => {
+    try {
+      check(name);
+      return 'ok';
+    } catch (err) {
+      return err instanceof InvalidNameError ? err.message : `other: ${String(err)}`;
+    }
+  };
+  test('property: the one-test path for plain names refuses exactly what each check in turn refuses', () => {
+    const chars = fc.constantFrom('a', 'G', 'i', 'T', 't', '0', '9', '_', '-', '.', ' ', '~', '1', '/', '\\', '\0', '\u200c', '\ufeff', '\ud800', 'é');
+    const names = fc.oneof(fc.array(chars, { maxLength: 8 }).map((cs) => cs.join('')), fc.string(), fc.constantFrom('.git', 'GIT~1', '.gIt.', 'a.git', '-x', '.', '..'));
+    fc.assert(
+      fc.property(names, (name) => {
+        expect(verdict(assertSegment, name)).toBe(verdict(checkAnySegment, name));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const name of [undefined, 7, null]) expect(verdict(assertSegment, name)).toBe(verdict(checkAnySegment, name));
+    expect(verdict(assertSegment, 'it_00ab-c.json')).toBe('ok');
   });
 });

@@ -5,8 +5,16 @@ import { assertOid } from './oid.js';
 export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const IGNORABLE = /[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
 
+/** Letters, digits, `_`, `-` and `.`, not first: passes every check of {@link checkAnySegment}; most names are such. */
+const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/u;
+
 /** Refuses tree entry names git (or `git fsck --strict`) rejects, or that a checkout could turn into `.git`. */
 export function assertSegment(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !PLAIN_NAME.test(name)) checkAnySegment(name);
+}
+
+/** {@link assertSegment} for any name, each check in turn. */
+export function checkAnySegment(name: unknown): asserts name is string {
   if (typeof name !== 'string') throw new InvalidNameError(String(name), 'path', 'not a string');
   const bad = (reason: string): never => {
     throw new InvalidNameError(name, 'path', reason);
