@@ -159,6 +159,35 @@ describe.each(FS_KINDS)('one write per turn ($name)', (kind) => {
     expect((await again.store.forSession('s').getNode(n.id))?.output).toBe('kept');
     expect((await (await again.openSession('s')).head())).toBe(n.id);
   });
+
+  it('lone appends leave the roll-up to the commit that ends the turn, or to the 16th lone write in a row', async () => {
+    const { repo, fs, gitdir } = await kind.open();
+    const s = await repo.createSession('s', { model: 'openai:gpt-4o' });
+    await repo.settled();
+    const packs = async (): Promise<number> => [...(await objectFiles(fs, gitdir))].filter((f) => f.endsWith('.pack')).length;
+    const start = await packs();
+    // a pack each, none rolled up (a batch that ends a turn rolls up eight small packs)
+    for (let i = 0; i < 15; i++) {
+      await s.append({ role: 'user', output: `message ${i}` });
+      await repo.settled();
+      expect(await packs()).toBe(start + i + 1);
+    }
+    const c = await s.commit();
+    await repo.settled();
+    const rolled = await packs();
+    expect(rolled).toBeLessThanOrEqual(2);
+    // the 16th lone write in a row starts the roll-up itself
+    for (let i = 0; i < 16; i++) {
+      await s.append({ role: 'user', output: `more ${i}` });
+      await repo.settled();
+      if (i < 15) expect(await packs()).toBe(rolled + i + 1);
+    }
+    expect(await packs()).toBeLessThanOrEqual(2);
+    // nothing lost to either roll-up
+    expect((await s.commit()).items.map((it) => it.blocks)).toContainEqual([{ type: 'text', text: 'more 15' }]);
+    expect(await repo.store.commitAt('s', c.headNodeId)).toBe(c.id);
+    if (kind.name === 'disk') expect(git(gitdir, 'fsck', '--strict')).toBe('');
+  });
 });
 
 it('a turn reads its DAG ref once for its reads, and once more under the lock of its write', async () => {

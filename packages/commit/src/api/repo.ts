@@ -376,8 +376,9 @@ export class Repo {
 
   /**
    * Resolves once the background work in flight is done: the roll-up of small packs that automatic maintenance
-   * starts after a write (the write itself is durable when its own promise resolves; the roll-up runs on while the
-   * caller goes on, and the next write waits for it). Await it before copying the repository's files, before
+   * starts after a write that commits (the write itself is durable when its own promise resolves; the roll-up runs on
+   * while the caller goes on, and the next write waits for it; a lone append leaves it to the commit that follows, or
+   * to the 16th such write in a row). Await it before copying the repository's files, before
    * `process.exit`, or to time a write without the maintenance that follows it.
    *
    * @example

@@ -266,7 +266,7 @@ export class Session {
   async append(input: NodeInput): Promise<Node> {
     const content = snapshotInput(input);
     refuseReserved(content, 'input');
-    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'append', () => appendNode(this.#view(), this.name, content ?? input, this.#dag())));
+    return this.#dagBatch(() => dagWrite(this.name, 'append', () => appendNode(this.#view(), this.name, content ?? input, this.#dag())));
   }
 
   /**
@@ -337,7 +337,8 @@ export class Session {
     const opts = plainOptions<AppendNewOptions>(options, 'opts', '{ commit? }');
     const settings = opts.commit === undefined ? undefined : this.#commitSettings(plainOptions<CommitOptions>(opts.commit, 'opts.commit', '{ request? }'), 'opts.commit.request');
     const store = this.#host.core.store;
-    return inBatch(this.#host.core.git, async () => {
+    const batch = <T>(fn: () => Promise<T>): Promise<T> => (settings === undefined ? this.#dagBatch(fn) : inBatch(this.#host.core.git, fn));
+    return batch(async () => {
       // one snapshot of the DAG for the call: its ref read once, the write swapped from that state
       const snapshot: DagSnapshot = new Map();
       const view = this.#view(snapshot);
@@ -439,7 +440,7 @@ export class Session {
    * ```
    */
   async retry(nodeId: string): Promise<Node> {
-    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'retry', () => retryNode(this.#view(), this.name, nodeId, this.#dag())));
+    return this.#dagBatch(() => dagWrite(this.name, 'retry', () => retryNode(this.#view(), this.name, nodeId, this.#dag())));
   }
 
   /**
@@ -455,7 +456,7 @@ export class Session {
    */
   async edit(nodeId: string, edit: string | NodeEdit): Promise<Node> {
     const change: NodeEdit = typeof edit === 'string' ? { output: edit } : plainOptions<NodeEdit>(edit, 'edit', 'the new output, or { output?, input?, name?, metadata? }', true);
-    return inBatch(this.#host.core.git, () => dagWrite(this.name, 'edit', () => editNode(this.#view(), this.name, nodeId, change, this.#dag())));
+    return this.#dagBatch(() => dagWrite(this.name, 'edit', () => editNode(this.#view(), this.name, nodeId, change, this.#dag())));
   }
 
   /**
@@ -472,7 +473,7 @@ export class Session {
    */
   async checkout(nodeId: string, options: CheckoutOptions = {}): Promise<ContextCommit | undefined> {
     const opts = plainOptions<CheckoutOptions>(options, 'opts', '{ commit? }');
-    await inBatch(this.#host.core.git, () => dagWrite(this.name, 'checkout', () => checkout(this.#view(), this.name, nodeId)));
+    await this.#dagBatch(() => dagWrite(this.name, 'checkout', () => checkout(this.#view(), this.name, nodeId)));
     return opts.commit === true ? this.commit() : undefined;
   }
 
@@ -715,7 +716,12 @@ export class Session {
    * ```
    */
   async setAgentRunning(running: boolean): Promise<void> {
-    await inBatch(this.#host.core.git, () => dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#view(), this.name, running)));
+    await this.#dagBatch(() => dagWrite(this.name, 'setAgentRunning', () => setAgentRunning(this.#view(), this.name, running)));
+  }
+
+  /** A DAG write without a commit, as one batch: the roll-up waits for the batch that commits (the turn's end). */
+  #dagBatch<T>(fn: () => Promise<T>): Promise<T> {
+    return inBatch(this.#host.core.git, fn, 0, false);
   }
 
   #view(snapshot?: DagSnapshot): SessionNodeView {
@@ -732,7 +738,7 @@ export class Session {
     const capTokens = pinCapTokens(this.historyBudget, this.#settings.maxPinnedShare);
     const before = pinnedTokens(stored.commit.items);
     if (pinned && before + item.tokens > capTokens) throw new PinCapError(key, item.tokens, before, capTokens);
-    const record = await inBatch(this.#host.core.git, () => dagWrite(this.name, wanted, () => appendNode(this.#view(), this.name, pinRecordInput(key, pinned), this.#dag())));
+    const record = await this.#dagBatch(() => dagWrite(this.name, wanted, () => appendNode(this.#view(), this.name, pinRecordInput(key, pinned), this.#dag())));
     return { record, itemTokens: item.tokens, pinnedTokens: pinned ? before + item.tokens : before - item.tokens, capTokens };
   }
 

@@ -31,6 +31,7 @@ async function makeBase(s: Storage): Promise<{ nodes: string[] }> {
     nodes.push(a.id, (await chat.append({ role: 'tool', name: 'ls', input: { dir: '.' }, output: `file${i}.txt`, caller: a.id })).id);
     await chat.commit();
   }
+  await repo.settled(); // the last commit's roll-up done before the storage is copied
   return { nodes };
 }
 
@@ -69,6 +70,7 @@ describe.each(VARIANTS)('a fault at every fs operation of a turn (storage %#)', 
     counter.count();
     await drySession.append({ role: 'user', output: TURN_TEXT });
     await drySession.commit();
+    await dryRepo.settled(); // a roll-up the commit started counts as the turn's
     const perKind = { ...counter.counts };
     expect(perKind.write).toBeGreaterThan(5);
     // with the synchronous calls, the turn's small files go through them (the ref locks, values and renames)
@@ -111,6 +113,7 @@ async function runCase(base: Storage, baseNodes: readonly string[], op: FaultOp,
   } catch (err) {
     error = err;
   }
+  await repo.settled();
   if (fault.pending) return 'the fault was never reached (the turn made fewer operations than the dry run)';
   totals.injected++;
   const crashed = mode === 'crash' || mode === 'torn';

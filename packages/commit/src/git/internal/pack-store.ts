@@ -31,6 +31,8 @@ const MIN_ROLL = 8;
 const REDELTA_LIMIT = 512;
 /** A batch of fewer objects (a turn's) is packed without a delta search ({@link writePack}). */
 const SEARCH_MIN = 256;
+/** Batches that may end without starting maintenance (`rollUp` false) before one starts it anyway. */
+const DEFER_LIMIT = 16;
 
 /** A pack file of the repository. */
 export interface PackInfo {
@@ -292,9 +294,11 @@ export async function flushBeforeRefMove(ctx: GitContext): Promise<void> {
  * waiting for it (as `git maintenance` runs detached): a roll-up rewrites what is stored already, so the batch is
  * durable without it, and the caller's next step (the model call) overlaps it. The next flush and ref move wait for it
  * ({@link settled}). A failed maintenance run changes nothing that was written (it writes the new pack before removing
- * anything) and is tried again after the next batch.
+ * anything) and is tried again after the next batch. With `rollUp` false (a lone DAG write: the turn's commit comes
+ * next, and would wait for a roll-up started now) the roll-up waits for a batch that ends a turn, or for the
+ * {@link DEFER_LIMIT}th such batch in a row.
  */
-export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>, holdBytes = 0): Promise<T> {
+export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>, holdBytes = 0, rollUp = true): Promise<T> {
   const state = stateOf(ctx);
   if (state.batchDepth === 0) state.holdBytes = holdBytes;
   state.batchDepth++;
@@ -309,7 +313,12 @@ export async function inBatch<T>(ctx: GitContext, fn: () => Promise<T>, holdByte
       await flushPending(ctx);
     }
   }
-  if (state.batchDepth === 0 && state.maintenance) void maintain(ctx, false).catch(() => undefined);
+  if (state.batchDepth === 0 && state.maintenance) {
+    if (rollUp || ++state.batchesDeferred >= DEFER_LIMIT) {
+      state.batchesDeferred = 0;
+      void maintain(ctx, false).catch(() => undefined);
+    }
+  }
   return result;
 }
 

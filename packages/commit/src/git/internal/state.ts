@@ -66,6 +66,8 @@ export interface GitState {
   looseWritten: number;
   /** Roll packs up geometrically (and pack loose objects) after each flush. */
   maintenance: boolean;
+  /** Batches ended without starting maintenance since it last started (see `inBatch`'s `rollUp`). */
+  batchesDeferred: number;
   /** The packs read so far, by name (`pack-<sha1>`): index, and the pack's bytes once an entry was read. */
   readonly packs: Map<string, LoadedPack>;
   /** Pack index reads under way, by pack name: concurrent listings share them. */
@@ -104,7 +106,7 @@ function newGitState(): GitState {
     nonce: () => randomBytes(8).toString('hex'),
     abandoned: new Set(),
     known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Map(),
-    pending: new Map(), pendingBytes: 0, batchDepth: 0, holdBytes: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
+    pending: new Map(), pendingBytes: 0, batchDepth: 0, holdBytes: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, batchesDeferred: 0, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
 }
 
 /** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */
