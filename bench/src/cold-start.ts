@@ -4,8 +4,9 @@
  * (`appendTurn`, as a live backend writes it) to 100 and 1,000 turns (and 10,000 unless quick); then, per size,
  * `runs` fresh node processes each measure, after the modules are imported: wall and CPU milliseconds of
  * open + commit + render, and the objects read from storage (`onObjectRead`). The module imports are timed apart
- * (under tsx they include transpiling). When `better-sqlite3` is built (see native-sqlite.ts) the same fresh
- * processes also time a new connection + `SqliteSaver.getTuple` of a thread holding the same messages, alternating.
+ * (under tsx they include transpiling). The same fresh processes also time a new connection + `SqliteSaver.getTuple`
+ * of a thread holding the same messages, alternating (better-sqlite3 is built first where it is not, see
+ * native-sqlite.ts; without Node's headers the comparison is left out).
  *
  * `node --conditions=@ctxgit/source --import tsx bench/src/cold-start.ts [--quick] [--sizes=100,1000] [--keep=DIR]`
  * (a kept repository: `... cold-start.ts --child DIR/ctx.git` runs one fresh process, e.g. under `--cpu-prof`)
@@ -18,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TranscriptEntry } from '@ctxgit/dag';
+import { loadBetterSqlite3 } from './native-sqlite.js';
 import { median } from './stats.js';
 
 /** One size: medians over the fresh processes; milliseconds. */
@@ -72,7 +74,7 @@ const WINDOW = 32_000;
 const MODEL = 'openai:gpt-4o';
 const SELF = fileURLToPath(import.meta.url);
 
-/** The built `better-sqlite3` constructor, or undefined when its addon is not built (nothing is built here). */
+/** The built `better-sqlite3` constructor in the fresh process, or undefined when its addon is not built (the parent builds it). */
 function betterSqlite3(): (new (file: string) => unknown) | undefined {
   const require = createRequire(import.meta.url);
   const sqliteRequire = createRequire(require.resolve('@langchain/langgraph-checkpoint-sqlite'));
@@ -144,9 +146,15 @@ function message(e: TranscriptEntry): Record<string, unknown> {
   return { role: e.role, content: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { tool_input: e.input }) };
 }
 
-async function seedSqlite(file: string, messages: readonly Record<string, unknown>[]): Promise<boolean> {
-  const Database = betterSqlite3();
-  if (Database === undefined) return false;
+/** A SqliteSaver thread holding `messages` in `file`; builds better-sqlite3 first where it is not built (as the checkpointers topic does). False when it cannot be built here. */
+async function seedSqlite(file: string, messages: readonly Record<string, unknown>[], log: (line: string) => void): Promise<boolean> {
+  let Database: new (file: string) => unknown;
+  try {
+    Database = loadBetterSqlite3(log);
+  } catch (err) {
+    log(`cold-start: no SqliteSaver comparison: ${(err as Error).message}`);
+    return false;
+  }
   const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
   const db = new Database(file);
   const saver = new SqliteSaver(db as ConstructorParameters<typeof SqliteSaver>[0]);
@@ -198,7 +206,7 @@ export async function runColdStartBench(opts: { readonly quick: boolean; readonl
       log(`cold-start: grew to ${size} turns in ${Math.round(performance.now() - grow0)} ms`);
       const sqliteFile = join(base, `state-${size}.sqlite`);
       const messages = chain.entries.slice(0, (chain.calls[size - 1] as number) + 1).map(message);
-      const sqlite = (await seedSqlite(sqliteFile, messages)) ? sqliteFile : undefined;
+      const sqlite = (await seedSqlite(sqliteFile, messages, log)) ? sqliteFile : undefined;
       const reports: ChildReport[] = [];
       for (let k = 0; k < runs; k++) reports.push(runChild(dir, sqlite));
       const m = (f: (r: ChildReport) => number): number => Number(median(reports.map(f)).toFixed(1));
