@@ -2,7 +2,6 @@ import type { ContextItem } from './item.js';
 import { headOf } from './head-of.js';
 import { itemText } from './item-text.js';
 
-
 /** Deterministic brief of a span without tool work: one line per message, newest kept first, printed in order. */
 export function conversationBrief(items: readonly ContextItem[], allowance: number): string {
   const header = `[ctxgit brief] ${items.length} earlier ${items.length === 1 ? 'message' : 'messages'}`;

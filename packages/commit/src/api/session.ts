@@ -337,8 +337,8 @@ export class Session {
     const opts = plainOptions<AppendNewOptions>(options, 'opts', '{ commit? }');
     const settings = opts.commit === undefined ? undefined : this.#commitSettings(plainOptions<CommitOptions>(opts.commit, 'opts.commit', '{ request? }'), 'opts.commit.request');
     const store = this.#host.core.store;
-    const batch = <T>(fn: () => Promise<T>): Promise<T> => (settings === undefined ? this.#dagBatch(fn) : inBatch(this.#host.core.git, fn));
-    return batch(async () => {
+    // without a commit, a DAG write: its roll-up waits for the batch that commits (see #dagBatch)
+    return inBatch(this.#host.core.git, async () => {
       // one snapshot of the DAG for the call: its ref read once, the write swapped from that state
       const snapshot: DagSnapshot = new Map();
       const view = this.#view(snapshot);
@@ -377,7 +377,7 @@ export class Session {
       // nothing new: the head is committed as commit() does, from the same snapshot, the branch carried over
       if (settings !== undefined) commit ??= await this.#commitKeeping(settings, snapshot);
       return commit === undefined ? result : { ...result, commit };
-    });
+    }, 0, settings !== undefined);
   }
 
   /**
