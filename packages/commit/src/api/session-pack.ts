@@ -3,6 +3,7 @@ import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import { listRefs } from '../git/list-refs.js';
 import { readRef } from '../git/read-ref.js';
 import { writeJoinedPack } from '../git/internal/pack-join.js';
+import { wholeIndex } from '../git/internal/pack-index.js';
 import { listPacks, packAll } from '../git/internal/pack-store.js';
 import { stateOf } from '../git/internal/state.js';
 import { IMPORTS_PREFIX } from './import-marker.js';
@@ -107,9 +108,9 @@ export async function adoptSessionPack(repo: Repo, packed: SessionPack): Promise
   if (todo.length === 0) return { objects: 0, refsMoved: 0 };
   if (packed.objects > 0) {
     const name = `pack-${packed.checksum}`;
-    const idx = stateOf(packed.source.git).packs.get(name)?.idx;
-    if (idx === undefined) throw new Error(`the packed repository no longer holds ${name}`);
-    await writeJoinedPack(ctx, [{ from: packed.source.git, name, idx }]);
+    const p = stateOf(packed.source.git).packs.get(name);
+    if (p === undefined) throw new Error(`the packed repository no longer holds ${name}`);
+    await writeJoinedPack(ctx, [{ from: packed.source.git, name, idx: await wholeIndex(packed.source.git, p) }]);
   }
   // in the order a session is written: its DAG, then what refers to it, its ContextCommit last; a killed adoption
   // leaves a session verify reads as an incomplete import, never one whose commits name nodes of a missing DAG

@@ -38,7 +38,7 @@ export function prepareObject(type: ObjectType, content: Uint8Array): PreparedOb
 export async function storeObject(ctx: GitContext, object: PreparedObject): Promise<string> {
   const state = stateOf(ctx);
   // a pack already holds it (the set of known oids is trimmed): not written again, so packs never share an object
-  if (!state.known.has(object.oid) && inLoadedPacks(ctx, object.oid)) rememberExisting(state, object.oid);
+  if (!state.known.has(object.oid) && (await inLoadedPacks(ctx, object.oid))) rememberExisting(state, object.oid);
   if (state.batchDepth > 0 && !state.known.has(object.oid)) {
     // in a batch: kept in memory, written with the batch's pack before any ref moves (see flushPending)
     if (!state.pending.has(object.oid)) state.pendingBytes += object.wrapped.length - object.headerLength;
@@ -63,7 +63,7 @@ export async function writeObject(ctx: GitContext, type: ObjectType, content: Ui
 /** True when the object is stored loose or in a pack, or pending in a batch. */
 export async function hasObjectInternal(ctx: GitContext, oid: string): Promise<boolean> {
   const state = stateOf(ctx);
-  if (oid === EMPTY_TREE || state.known.has(oid) || state.pending.has(oid) || inLoadedPacks(ctx, oid)) return true;
+  if (oid === EMPTY_TREE || state.known.has(oid) || state.pending.has(oid) || (await inLoadedPacks(ctx, oid))) return true;
   if (await pathExists(ctx, loosePath(ctx, oid).file)) {
     rememberExisting(state, oid);
     return true;
@@ -90,8 +90,9 @@ function decodeLoose(oid: string, deflated: Uint8Array): RawObject {
   return { type: type as ObjectType, content };
 }
 
-async function readPacked(ctx: GitContext, oid: string): Promise<RawObject | null> {
-  const object = await readFromPacks(ctx, oid, (base) => readObjectInternal(ctx, base));
+/** The object from the packs, or null; `relist` as {@link readFromPacks}. */
+async function readPacked(ctx: GitContext, oid: string, relist = true): Promise<RawObject | null> {
+  const object = await readFromPacks(ctx, oid, (base) => readObjectInternal(ctx, base), relist);
   if (object === null) return null;
   // a pack entry is checked like a loose object: its content must hash to its name
   if (hashObject(object.type, object.content) !== oid) throw new CorruptObjectError(`object ${oid}`, 'its pack entry does not hash to its id');
@@ -104,9 +105,9 @@ export async function readObjectInternal(ctx: GitContext, oid: string): Promise<
   const state = stateOf(ctx);
   const hit = cachedObject(state, oid) ?? state.pending.get(oid);
   if (hit !== undefined) return hit;
-  // packs first: most objects live in packs, and a miss of the loaded indexes costs no I/O, where trying the loose
-  // file first costs a failed open (an error and its stack) per packed object
-  let object = inLoadedPacks(ctx, oid) ? await readPacked(ctx, oid) : null;
+  // the packs loaded so far first: most objects live in packs, and a miss there reads no listing, where trying the
+  // loose file first costs a failed open (an error and its stack) per packed object
+  let object = await readPacked(ctx, oid, false);
   if (object === null) {
     const deflated = await readFileOrNull(ctx, loosePath(ctx, oid).file);
     object = deflated !== null ? decodeLoose(oid, deflated) : await readPacked(ctx, oid);

@@ -4,6 +4,7 @@ import type { GitContext } from '../git-context.js';
 import { ensureDir, io, renameFile, toBytes, unlinkQuietly, writeFileAtomic } from './fs-ops.js';
 import { tempOwnerTag } from './lock-record.js';
 import { joinIndexes, mergeIndexNames } from './index-join.js';
+import { wholePack } from './pack-index.js';
 import { stateOf } from './state.js';
 
 /** Bytes read from a source pack file at a time. */
@@ -106,7 +107,7 @@ export async function writeJoinedPack(ctx: GitContext, parts: readonly PackPart[
     const idx = joinIndexes(idxs, order, shifts, checksum);
     await writeFileAtomic(ctx, dir, `${dir}/${name}.idx`, idx);
     // its objects are found by the index from now on (not remembered one string each: an import holds 10^5 and more)
-    state.packs.set(name, { name, idx, count: order.part.length, pack: undefined });
+    state.packs.set(name, wholePack(name, idx));
     return { name, idx };
   } catch (err) {
     await unlinkQuietly(ctx, temp);

@@ -2,10 +2,11 @@ import { CorruptObjectError, GitIoError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
 import { errnoOf, readFileOrNull } from './fs-ops.js';
 import { applyDelta } from './delta-apply.js';
-import { compareNames, indexCount, indexOffsetAt, INDEX_NAMES } from './pack-codec.js';
 import { ENTRY_TYPES, entryHeader, inflateEntry, ofsDistance } from './pack-entry.js';
 import { readPackRange } from './pack-blocks.js';
-import type { GitState, LoadedPack, PackReadHandle, RawObject } from './state.js';
+import { closePackFiles, usePackFile } from './pack-files.js';
+import { offsetIn, openIndex } from './pack-index.js';
+import type { GitState, LoadedPack, RawObject } from './state.js';
 import { stateOf } from './state.js';
 
 const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
@@ -19,20 +20,10 @@ async function listIndexes(ctx: GitContext): Promise<string[]> {
   }
 }
 
-/** A pack's index file, or null when it is gone; concurrent listings (the first reads of a fresh context) share one read. */
-async function readIndex(ctx: GitContext, name: string): Promise<Uint8Array | null> {
-  const reads = stateOf(ctx).indexReads;
-  let read = reads.get(name);
-  if (read === undefined) {
-    read = readFileOrNull(ctx, `${packDir(ctx)}/${name}.idx`).finally(() => reads.delete(name));
-    reads.set(name, read);
-  }
-  return read;
-}
-
 /**
- * Re-reads the list of packs (one `readdir`): new ones are loaded (their index), removed ones forgotten. True when the
- * list changed (a pack appeared or went, or an index went between the listing and its read).
+ * Re-reads the list of packs (one `readdir`): new ones are loaded (their index's fan-out table, see `openIndex`),
+ * removed ones forgotten. True when the list changed (a pack appeared or went, or an index went between the listing
+ * and its read).
  */
 export async function refresh(ctx: GitContext): Promise<boolean> {
   const state = stateOf(ctx);
@@ -44,42 +35,51 @@ export async function refresh(ctx: GitContext): Promise<boolean> {
     changed = true;
   }
   const fresh = names.filter((name) => !state.packs.has(name));
-  // the new indexes are read at once (a fresh context lists every pack), in listing order into the pack list
-  const loaded = await Promise.all(fresh.map(async (name) => readIndex(ctx, name)));
+  // the new indexes are opened at once (a fresh context lists every pack), in listing order into the pack list
+  const loaded = await Promise.all(fresh.map(async (name) => openIndex(ctx, name)));
   fresh.forEach((name, i) => {
     changed = true;
-    const bytes = loaded[i];
-    if (bytes === null || bytes === undefined || state.packs.has(name)) return;
-    const idx = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (idx.length < 1072 || idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new CorruptObjectError(`pack index ${name}.idx`, 'not a version-2 pack index');
-    state.packs.set(name, { name, idx, count: indexCount(idx), pack: undefined });
+    const p = loaded[i];
+    if (p === null || p === undefined || state.packs.has(name)) return;
+    state.packs.set(name, p);
   });
   return changed;
 }
 
-/** The offset of `oid` in the pack, by binary search in its index's sorted names; undefined when absent. */
-function findOffset(p: LoadedPack, oid: string): number | undefined {
-  const want = Buffer.from(oid, 'hex');
-  const first = want[0] as number;
-  let lo = first === 0 ? 0 : p.idx.readUInt32BE(8 + (first - 1) * 4);
-  let hi = p.idx.readUInt32BE(8 + first * 4);
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const cmp = compareNames(p.idx, INDEX_NAMES + mid * 20, want, 0);
-    if (cmp === 0) return indexOffsetAt(p.idx, p.count, mid);
-    if (cmp > 0) hi = mid;
-    else lo = mid + 1;
+/** The packs loaded so far (only those named, when given), the one the last lookup found its object in first. */
+function* lookupOrder(state: GitState, names?: readonly string[]): Generator<LoadedPack> {
+  const last = state.lastFound;
+  const first = last !== undefined && state.packs.get(last.name) === last && (names === undefined || names.includes(last.name)) ? last : undefined;
+  if (first !== undefined) yield first;
+  for (const p of names === undefined ? state.packs.values() : names.map((name) => state.packs.get(name))) {
+    if (p !== undefined && p !== first) yield p;
   }
-  return undefined;
 }
 
-/** True when a pack loaded so far lists `oid` (no I/O: the indexes are in memory); only the packs named, when given. */
-export function inLoadedPacks(ctx: GitContext, oid: string, names?: readonly string[]): boolean {
-  const packs = stateOf(ctx).packs;
-  for (const p of names === undefined ? packs.values() : names.map((name) => packs.get(name))) {
-    if (p !== undefined && findOffset(p, oid) !== undefined) return true;
+/** The 20-byte name of `oid`. */
+const nameOf = (oid: string): Buffer => Buffer.from(oid, 'hex');
+
+/**
+ * True when a pack loaded so far lists `oid` (only the packs named, when given). No listing is read, unless a listed
+ * index went meanwhile (another process rolled its pack up): then the packs are listed again, since a newer pack
+ * holds what it held.
+ */
+export async function inLoadedPacks(ctx: GitContext, oid: string, names?: readonly string[]): Promise<boolean> {
+  const state = stateOf(ctx);
+  const want = nameOf(oid);
+  let vanished = false;
+  for (const p of lookupOrder(state, names)) {
+    try {
+      if ((await offsetIn(ctx, p, want)) === undefined) continue;
+    } catch (err) {
+      if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
+      vanished = true;
+      continue;
+    }
+    state.lastFound = p;
+    return true;
   }
-  return false;
+  return vanished && names === undefined && (await refresh(ctx)) ? inLoadedPacks(ctx, oid) : false;
 }
 
 /** A pack's bytes, read once and kept with its index (concurrent first reads share the one read). */
@@ -115,75 +115,6 @@ function headerLength(bytes: Buffer, at: number): { size: number; length: number
   return { size, length: data - at };
 }
 
-/** A pack file open for one read, and what to do once the read is done. */
-interface PackFileUse {
-  readonly handle: PackReadHandle;
-  done(): Promise<void>;
-}
-
-/** The pack file open for reading: read in synchronous calls where the fs has them (see FsLike.readSync). */
-async function openForRead(ctx: GitContext, path: string): Promise<PackReadHandle> {
-  const { openSync, readSync, closeSync } = ctx.fs;
-  try {
-    if (openSync === undefined || readSync === undefined || closeSync === undefined) return await ctx.fs.promises.open(path, 'r');
-    const fd = openSync.call(ctx.fs, path, 'r');
-    return {
-      read: async (buffer, offset, length, position) => ({ bytesRead: readSync.call(ctx.fs, fd, buffer, offset, length, position) }),
-      close: async () => closeSync.call(ctx.fs, fd),
-    };
-  } catch (err) {
-    throw new GitIoError('read', path, err);
-  }
-}
-
-const sharing = (state: GitState): boolean => state.batchDepth > 0 || state.packReads > 0;
-
-/**
- * The pack file for a read at a position: the handle of that pack shared by the reads of the open batches and object
- * reads (opened by the first, closed by {@link closePackFiles} once none is open, or by its last user after that).
- */
-async function usePackFile(ctx: GitContext, p: LoadedPack): Promise<PackFileUse> {
-  const state = stateOf(ctx);
-  const path = `${packDir(ctx)}/${p.name}.pack`;
-  let shared = state.packFiles.get(p.name);
-  if (shared === undefined) {
-    shared = { handle: openForRead(ctx, path), users: 0 };
-    state.packFiles.set(p.name, shared);
-  }
-  const file = shared;
-  file.users++;
-  let handle: PackReadHandle;
-  try {
-    handle = await file.handle;
-  } catch (err) {
-    file.users--;
-    if (state.packFiles.get(p.name) === file) state.packFiles.delete(p.name);
-    throw err;
-  }
-  return {
-    handle,
-    done: async () => {
-      file.users--;
-      if (file.users === 0 && !sharing(state) && state.packFiles.get(p.name) === file) {
-        state.packFiles.delete(p.name);
-        await handle.close().catch(() => undefined);
-      }
-    },
-  };
-}
-
-/** Closes the pack files reads opened once no batch and no object read is open (a file in use closes after its last read). */
-export async function closePackFiles(ctx: GitContext): Promise<void> {
-  const state = stateOf(ctx);
-  if (sharing(state)) return;
-  for (const [name, file] of [...state.packFiles]) {
-    if (file.users > 0) continue;
-    state.packFiles.delete(name);
-    const handle = await file.handle.catch(() => undefined);
-    await handle?.close().catch(() => undefined);
-  }
-}
-
 /**
  * The bytes of the pack from `offset` on, enough for the entry there: the loaded pack when it is in memory, else
  * read at that position (its header, then at most zlib's bound for its size) through the repository's kept blocks
@@ -192,7 +123,7 @@ export async function closePackFiles(ctx: GitContext): Promise<void> {
  */
 async function entryWindow(ctx: GitContext, p: LoadedPack, offset: number): Promise<{ bytes: Buffer; at: number; end: number } | null> {
   if (p.pack !== undefined) return { bytes: p.pack, at: offset, end: p.pack.length - 20 };
-  const { handle, done } = await usePackFile(ctx, p);
+  const { handle, done } = await usePackFile(ctx, `${p.name}.pack`);
   try {
     const readAt = handle.read?.bind(handle);
     if (readAt === undefined) return null;
@@ -264,34 +195,38 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
  * process's roll-up proves that a newer pack holds its objects, and a listing taken while another process renames a
  * new pack in and removes old ones may show neither (readdir is not atomic); on a loaded machine several roll-ups can
  * pass during one read. The object is missing only when a listing equal to the one before does not hold it (a pack
- * that vanished before, such as an index a crash left without its pack, does not count twice).
+ * that vanished before, such as an index a crash left without its pack, does not count twice). Without `relist`, only
+ * the packs loaded so far are read (one pass, no listing: null when none holds it, or one vanished meanwhile).
  */
-export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject | null> {
+export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>, relist = true): Promise<RawObject | null> {
   const state = stateOf(ctx);
   state.packReads++;
   try {
-    return await findInPacks(ctx, oid, readBase);
+    return await findInPacks(ctx, oid, readBase, relist);
   } finally {
     state.packReads--;
     await closePackFiles(ctx);
   }
 }
 
-async function findInPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>): Promise<RawObject | null> {
+async function findInPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>, relist: boolean): Promise<RawObject | null> {
   const state = stateOf(ctx);
+  const want = nameOf(oid);
   const vanished = new Set<string>();
-  for (let pass = 0, again = true; again; pass++) {
-    again = pass === 0;
+  for (let pass = 0, again = relist; pass === 0 || again; pass++) {
+    again = relist && pass === 0;
     if ((pass > 0 || state.packs.size === 0) && (await refresh(ctx)) && pass > 0) again = true;
-    for (const p of state.packs.values()) {
-      const offset = findOffset(p, oid);
-      if (offset === undefined) continue;
+    for (const p of lookupOrder(state)) {
       try {
-        return await entryAt(ctx, p, offset, readBase);
+        const offset = await offsetIn(ctx, p, want);
+        if (offset === undefined) continue;
+        const object = await entryAt(ctx, p, offset, readBase);
+        state.lastFound = p;
+        return object;
       } catch (err) {
         // a pack rolled up meanwhile (or an index left without its pack by a crash): another pack holds the object
         if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
-        if (!vanished.has(p.name)) again = true;
+        if (relist && !vanished.has(p.name)) again = true;
         vanished.add(p.name);
       }
     }

@@ -1,12 +1,14 @@
 import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
 import { errnoOf, unlinkFile, writeFilesAtomic } from './fs-ops.js';
-import { closePackFiles, inLoadedPacks, readPack, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
+import { inLoadedPacks, readPack, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
+import { closePackFiles } from './pack-files.js';
+import { wholeIndex, wholePack } from './pack-index.js';
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
 import { readObjectInternal } from './object-io.js';
 import { decodePack } from './pack-decode.js';
-import { encodePack, indexCount, indexEntries } from './pack-codec.js';
+import { encodePack, indexEntries } from './pack-codec.js';
 import type { EncodedPack, PackObject } from './pack-codec.js';
 import { rememberExisting, stateOf } from './state.js';
 
@@ -82,9 +84,10 @@ export async function storePack(ctx: GitContext, encoded: EncodedPack): Promise<
     { target: `${dir}/${name}.idx`, data: idx },
   ]);
   const state = stateOf(ctx);
-  const count = indexCount(idx);
+  const loaded = wholePack(name, idx);
   // a large pack is read entry by entry, as one another process wrote: its bytes are not kept
-  state.packs.set(name, { name, idx, count, pack: count <= WHOLE_PACK_OBJECTS ? pack : undefined });
+  if (loaded.count <= WHOLE_PACK_OBJECTS) loaded.pack = pack;
+  state.packs.set(name, loaded);
   for (const e of indexEntries(idx)) rememberExisting(state, e.oid);
   return name;
 }
@@ -135,16 +138,17 @@ export function packsToRollUp(packs: readonly PackInfo[], loose: number): PackIn
   return sorted.slice(0, split);
 }
 
-function indexOf(ctx: GitContext, name: string): Buffer {
-  const idx = stateOf(ctx).packs.get(name)?.idx;
-  if (idx === undefined) throw new GitIoError('read', `${packDir(ctx)}/${name}.idx`, Object.assign(new Error('the index is gone'), { code: 'ENOENT' }));
-  return idx;
+/** The whole index of the listed pack `name`; a GitIoError with errno ENOENT when it is gone. */
+async function indexOf(ctx: GitContext, name: string): Promise<Buffer> {
+  const p = stateOf(ctx).packs.get(name);
+  if (p === undefined) throw new GitIoError('read', `${packDir(ctx)}/${name}.idx`, Object.assign(new Error('the index is gone'), { code: 'ENOENT' }));
+  return wholeIndex(ctx, p);
 }
 
 /** Every object of a pack of the repository, decoded in one pass (the loaded bytes, else the file read whole); with its stored entry when `keep`. */
 async function packObjects(ctx: GitContext, name: string, keep: boolean): Promise<PackObject[]> {
   const bytes = stateOf(ctx).packs.get(name)?.pack ?? (await readPack(ctx, name));
-  return decodePack(bytes, indexOf(ctx, name), name, (oid) => readObjectInternal(ctx, oid), keep);
+  return decodePack(bytes, await indexOf(ctx, name), name, (oid) => readObjectInternal(ctx, oid), keep);
 }
 
 /**
@@ -173,11 +177,12 @@ export function packsToRedelta(packs: readonly PackInfo[]): PackInfo[] {
  */
 async function joinPacks(ctx: GitContext, packs: readonly PackInfo[], loose: readonly { oid: string }[], copyAll: boolean): Promise<string | null> {
   const redelta = copyAll ? [] : packsToRedelta(packs);
-  const parts: PackPart[] = packs.filter((p) => !redelta.includes(p)).map((p) => ({ from: ctx, name: p.name, idx: indexOf(ctx, p.name) }));
+  const parts: PackPart[] = [];
+  for (const p of packs) if (!redelta.includes(p)) parts.push({ from: ctx, name: p.name, idx: await indexOf(ctx, p.name) });
   const names = packs.map((p) => p.name);
   const fresh: PackObject[] = [];
   for (const p of redelta) fresh.push(...(await packObjects(ctx, p.name, true)));
-  for (const l of loose) if (!inLoadedPacks(ctx, l.oid, names)) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
+  for (const l of loose) if (!(await inLoadedPacks(ctx, l.oid, names))) fresh.push({ oid: l.oid, ...(await readObjectInternal(ctx, l.oid)) });
   if (fresh.length === 0) return (await writeJoinedPack(ctx, parts))?.name ?? null;
   const encoded = encodePack(fresh);
   if (parts.length === 0) return storePack(ctx, encoded);

@@ -9,10 +9,15 @@ export interface RawObject {
   readonly content: Uint8Array;
 }
 
-/** A pack of the repository as loaded: its index, and its bytes once an entry was read. */
+/** A pack of the repository as loaded: its index (see `offsetIn`), and its bytes once an entry was read. */
 export interface LoadedPack {
   readonly name: string;
-  readonly idx: Buffer;
+  /** The index's header and fan-out table (its first 1,032 bytes), or the whole index. */
+  readonly head: Buffer;
+  /** The whole index, once this context read or wrote it; without it a lookup reads the names of one fan-out bucket. */
+  idx: Buffer | undefined;
+  /** Names of the fan-out buckets read so far, by first byte (while the whole index is not read). */
+  buckets?: Map<number, Buffer> | undefined;
   readonly count: number;
   pack: Buffer | undefined;
   /** The read of the whole pack under way, when one is (a file system that cannot read at a position). */
@@ -68,13 +73,15 @@ export interface GitState {
   maintenance: boolean;
   /** Batches ended without starting maintenance since it last started (see `inBatch`'s `rollUp`). */
   batchesDeferred: number;
-  /** The packs read so far, by name (`pack-<sha1>`): index, and the pack's bytes once an entry was read. */
+  /** The packs listed so far, by name (`pack-<sha1>`), in listing order: index, and the pack's bytes once an entry was read. */
   readonly packs: Map<string, LoadedPack>;
-  /** Pack index reads under way, by pack name: concurrent listings share them. */
+  /** The pack the last lookup found its object in: lookups try it first (objects read together sit together). */
+  lastFound: LoadedPack | undefined;
+  /** Whole pack index reads under way, by pack name: concurrent reads share them. */
   readonly indexReads: Map<string, Promise<Uint8Array | null>>;
   /** Object reads from packs under way (a read resolves its delta chain through the same pack files). */
   packReads: number;
-  /** Pack files opened by reads during open batches or reads, by pack name: one handle per pack, closed once no batch and no read is open. */
+  /** Files of `objects/pack` (packs, indexes) opened by reads during open batches or reads, by file name: one handle per file, closed once no batch and no read is open. */
   readonly packFiles: Map<string, OpenPackFile>;
   /** Blocks of pack files read at a position, by `<pack>:<block>`, least recently used first (see `readPackRange`). */
   readonly packBlocks: Map<string, Buffer>;
@@ -106,7 +113,7 @@ function newGitState(): GitState {
     nonce: () => randomBytes(8).toString('hex'),
     abandoned: new Set(),
     known: new Set(), objects: new Map(), objectBytes: 0, dirs: new Map(),
-    pending: new Map(), pendingBytes: 0, batchDepth: 0, holdBytes: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, batchesDeferred: 0, packs: new Map(), indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
+    pending: new Map(), pendingBytes: 0, batchDepth: 0, holdBytes: 0, chain: Promise.resolve(), looseWritten: 0, maintenance: true, batchesDeferred: 0, packs: new Map(), lastFound: undefined, indexReads: new Map(), packReads: 0, packFiles: new Map(), packBlocks: new Map() };
 }
 
 /** This process: the host name, its pid, and `process.kill(pid, 0)` to tell whether a pid of this host runs. */
