@@ -68,16 +68,23 @@ export async function inLoadedPacks(ctx: GitContext, oid: string, names?: readon
   const state = stateOf(ctx);
   const want = nameOf(oid);
   let vanished = false;
-  for (const p of lookupOrder(state, names)) {
-    try {
-      if ((await offsetIn(ctx, p, want)) === undefined) continue;
-    } catch (err) {
-      if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
-      vanished = true;
-      continue;
+  // the index files its lookups open are shared by them, and closed at the end, as an object read's are
+  state.packReads++;
+  try {
+    for (const p of lookupOrder(state, names)) {
+      try {
+        if ((await offsetIn(ctx, p, want)) === undefined) continue;
+      } catch (err) {
+        if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
+        vanished = true;
+        continue;
+      }
+      state.lastFound = p;
+      return true;
     }
-    state.lastFound = p;
-    return true;
+  } finally {
+    state.packReads--;
+    await closePackFiles(ctx);
   }
   return vanished && names === undefined && (await refresh(ctx)) ? inLoadedPacks(ctx, oid) : false;
 }
@@ -196,7 +203,8 @@ async function entryAt(ctx: GitContext, p: LoadedPack, offset: number, readBase:
  * new pack in and removes old ones may show neither (readdir is not atomic); on a loaded machine several roll-ups can
  * pass during one read. The object is missing only when a listing equal to the one before does not hold it (a pack
  * that vanished before, such as an index a crash left without its pack, does not count twice). Without `relist`, only
- * the packs loaded so far are read (one pass, no listing: null when none holds it, or one vanished meanwhile).
+ * the packs listed so far are read (one pass, no listing: null when none holds it, none is listed yet, or one vanished
+ * meanwhile).
  */
 export async function readFromPacks(ctx: GitContext, oid: string, readBase: (oid: string) => Promise<RawObject>, relist = true): Promise<RawObject | null> {
   const state = stateOf(ctx);
@@ -215,7 +223,7 @@ async function findInPacks(ctx: GitContext, oid: string, readBase: (oid: string)
   const vanished = new Set<string>();
   for (let pass = 0, again = relist; pass === 0 || again; pass++) {
     again = relist && pass === 0;
-    if ((pass > 0 || state.packs.size === 0) && (await refresh(ctx)) && pass > 0) again = true;
+    if (relist && (pass > 0 || state.packs.size === 0) && (await refresh(ctx)) && pass > 0) again = true;
     for (const p of lookupOrder(state)) {
       try {
         const offset = await offsetIn(ctx, p, want);
