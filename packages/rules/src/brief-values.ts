@@ -125,6 +125,24 @@ function blockWords(b: Block): ReadonlySet<string> {
   return distinctiveTokens(b.type === 'text' ? b.text : b.type === 'tool_call' ? b.arguments : '');
 }
 
+/** Whether `b` of `it` is what the steps wrote (the agent's text, a call): its words count as reused by later values. */
+const wrote = (it: ContextItem, b: Block): boolean => (it.role === 'assistant' && b.type === 'text') || b.type === 'tool_call';
+
+/** Whether `b` of `it` offers values: a nested summary's brief, a tool result's output. */
+const offers = (it: ContextItem, b: Block): boolean => (it.folded !== undefined ? b.type === 'text' : it.role === 'tool' && b.type === 'tool_result');
+
+/** Works out now what {@link rankValues} reads of each block of `items` (kept in `cache`, as a brief would keep it). */
+export function readValuesAhead(items: readonly ContextItem[], cache: RulesCache): void {
+  const memo = cache.part(newBlockValues);
+  for (const it of items) {
+    for (const b of it.blocks) {
+      if (b.type === 'tool_call') remembered(memo.keys, b, callKeys);
+      if (wrote(it, b)) remembered(memo.words, b, blockWords);
+      if (offers(it, b)) remembered(memo.offers, b, blockOffers);
+    }
+  }
+}
+
 /**
  * The distinctive values of the tool results in `originals`, ranked by how likely a later call is to reuse them
  * (see {@link briefValues}), best first: what {@link valuesLine} writes at any allowance.
@@ -134,17 +152,14 @@ export function rankValues(originals: readonly ContextItem[], cache?: RulesCache
   const args = argumentKeys(originals, memo);
   const reused = new Set<string>();
   for (const it of originals) {
-    for (const b of it.blocks) {
-      if ((it.role === 'assistant' && b.type === 'text') || b.type === 'tool_call') for (const w of remembered(memo?.words, b, blockWords)) reused.add(w);
-    }
+    for (const b of it.blocks) if (wrote(it, b)) for (const w of remembered(memo?.words, b, blockWords)) reused.add(w);
   }
   // By score, then newest result first and order inside it: a bucket per score, filled in that order.
   const buckets: Offer[][] = [];
   for (let i = originals.length - 1; i >= 0; i--) {
     const it = originals[i] as ContextItem;
-    if (it.folded === undefined && it.role !== 'tool') continue;
     for (const b of it.blocks) {
-      if (it.folded !== undefined ? b.type !== 'text' : b.type !== 'tool_result') continue;
+      if (!offers(it, b)) continue;
       for (const o of remembered(memo?.offers, b, blockOffers)) {
         const named = (o.kind === 'field' || o.kind === 'quantity') && args.has(o.labelKey);
         const score = o.base + (named ? 4 : 0) + (reused.has(o.valueKey) ? 1 : 0);

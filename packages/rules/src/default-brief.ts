@@ -1,9 +1,9 @@
 import { continuationViews } from './analyze-span.js';
-import { rankValues, valuesLine } from './brief-values.js';
+import { rankValues, readValuesAhead, valuesLine } from './brief-values.js';
 import { conversationBrief } from './conversation-brief.js';
 import type { ContextItem } from './item.js';
 import { RulesCache } from './rules-cache.js';
-import { rankSaid, saidLine } from './said-words.js';
+import { rankSaid, readSaidAhead, saidLine } from './said-words.js';
 
 /** A line's UTF-8 bytes with its newline; none for an empty line. */
 const bytes = (s: string): number => (s === '' ? 0 : Buffer.byteLength(s, 'utf8') + 1);
@@ -54,4 +54,14 @@ export function briefWriter(originals: readonly ContextItem[], cache = new Rules
     const view = bytes(first) + bytes(saidText) < left ? text(left - bytes(saidText)) : first;
     return [view, values, saidText].filter((l) => l !== '').join('\n');
   };
+}
+
+/**
+ * Works out now what {@link briefWriter} reads of each block of `items` (their values and words, kept in `cache`): the
+ * pipeline runs it on the items each turn adds or changes, so each block is read once, when it first shows, and a fold
+ * that takes it later writes its brief from memory rather than reading every block it folds in that turn.
+ */
+export function readBriefAhead(items: readonly ContextItem[], cache: RulesCache): void {
+  readValuesAhead(items, cache);
+  readSaidAhead(items, cache);
 }

@@ -6,6 +6,7 @@ import { factsOf } from './list-facts.js';
 import { SUMMARY_MARKER } from './summary-marker.js';
 import { hasKey } from './key-index.js';
 import { changesSince, recordEdit } from './list-lineage.js';
+import { readBriefAhead } from './default-brief.js';
 import { defaultRules } from './default-rules.js';
 import { RulesInputError, RulesOverBudgetError, type RefusedRequest } from './errors.js';
 import type { ContextItem } from './item.js';
@@ -126,6 +127,9 @@ export function executePipeline(
   const changes = live === cur ? changesSince(cache, cur, parentItems, 64) : undefined;
   const changed = changes?.changed.filter((i) => cur[i] !== parentItems[i]);
   const firstChangedIndex = firstChanged(parentItems, live, changes);
+  // A fold's brief reads the values and words of each block it takes: read instead as the block first shows (the
+  // items before the first change were read on an earlier turn).
+  if (folding) readBriefAhead(firstChangedIndex === 0 ? live : live.slice(firstChangedIndex), cache);
   let rewrittenTokens = 0;
   for (let i = firstChangedIndex; i < parentItems.length; i++) {
     const it = parentItems[i] as ContextItem;

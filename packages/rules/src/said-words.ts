@@ -63,6 +63,15 @@ interface SaidWord extends Said {
   readonly steps: number;
 }
 
+/** Whether `b` of `it` is what a step wrote: the agent's text, a call, a nested summary's brief (what it kept of its steps). */
+const said = (it: ContextItem, b: Block): boolean => (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) || (b.type === 'tool_call' && it.folded === undefined);
+
+/** Works out now the words {@link rankSaid} reads of each block of `items` (kept in `cache`, as a brief would keep them). */
+export function readSaidAhead(items: readonly ContextItem[], cache: RulesCache): void {
+  const memo = cache.part(newBlockWords);
+  for (const it of items) for (const b of it.blocks) if (said(it, b)) remembered(memo, b, blockWords);
+}
+
 /**
  * The distinctive words the steps of a span wrote themselves — the agent's text and the arguments of its calls —
  * ranked for the brief's `SAID:` line ({@link saidLine} writes it). An agent names again what it named before (the
@@ -82,9 +91,7 @@ export function rankSaid(originals: readonly ContextItem[], cache?: RulesCache):
     const it = originals[i] as ContextItem;
     const here = new Set<string>();
     for (const b of it.blocks) {
-      // the agent's text, and a nested summary's brief (what it kept of its steps, in its view and its lines)
-      const said = (b.type === 'text' && (it.role === 'assistant' || it.folded !== undefined)) || (b.type === 'tool_call' && it.folded === undefined);
-      if (!said) continue;
+      if (!said(it, b)) continue;
       for (const { word, key } of remembered(memo, b, blockWords)) {
         if (here.has(key)) continue;
         here.add(key);

@@ -1,10 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTokenizer, type Tokenizer } from '@ctxgit/tokenize';
 import { briefValues } from '../src/brief-values.js';
-import { briefWriter } from '../src/default-brief.js';
-import { defaultBrief, itemFromNode, RulesCache, type ContextItem } from '../src/index.js';
+import { briefWriter, readBriefAhead } from '../src/default-brief.js';
+import { defaultBrief, itemFromNode, runPipeline, RulesCache, RulesOverBudgetError, type ContextItem } from '../src/index.js';
 import { rankSaid, saidLine } from '../src/said-words.js';
 import { loadCorpus, transcriptNodes } from './corpus-replay.js';
+import { FoldStore } from './helpers.js';
 
 let tokenizer: Tokenizer;
 beforeAll(async () => {
@@ -53,5 +54,77 @@ describe('a brief writer', () => {
       }
     }
     expect(writes).toBeGreaterThan(600);
+  });
+});
+
+// The pipeline reads ahead what a brief reads of each block as the block first shows in the live list: a fold's brief
+// then reads the blocks' values and words from the memo, and writes what the plain path writes.
+describe('reading a brief ahead', () => {
+  it('leaves every brief as the plain path writes it, and the brief parses under an eighth of the JSON it parsed', () => {
+    let cold = 0;
+    let warm = 0;
+    let spans = 0;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (const { name, items } of conversations()) {
+        const ahead = new RulesCache();
+        for (let end = 1; end <= items.length; end++) {
+          // as the live list grows by a turn's items: the new ones are read ahead
+          readBriefAhead(items.slice(end - 1, end), ahead);
+          if (end % 5 !== 0) continue;
+          const span = items.slice(Math.max(0, end - 30), end);
+          parse.mockClear();
+          const plain = briefWriter(span, new RulesCache())(1400);
+          cold += parse.mock.calls.length;
+          parse.mockClear();
+          expect(briefWriter(span, ahead)(1400), `${name} ..${end}`).toBe(plain);
+          warm += parse.mock.calls.length;
+          spans++;
+        }
+      }
+    } finally {
+      parse.mockRestore();
+    }
+    expect(spans).toBeGreaterThan(100);
+    expect(warm).toBeLessThan(cold / 8);
+  });
+});
+
+describe('a pipeline that folds', () => {
+  it('reads ahead the blocks of its live list: a brief of the list after each call parses under an eighth of the JSON', () => {
+    let cold = 0;
+    let warm = 0;
+    let lists = 0;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (const f of loadCorpus()) {
+        f.transcripts.forEach((t, k) => {
+          const nodes = transcriptNodes(t, `c${k}`);
+          const cache = new RulesCache();
+          const folds = new FoldStore();
+          let items: readonly ContextItem[] = [];
+          for (let from = 0; from < nodes.length; from += 4) {
+            const batch = nodes.slice(from, from + 4);
+            try {
+              items = folds.add(runPipeline(items, batch, { now: from * 1000, tokenizer, historyBudget: 4000, foldedOf: folds.get, cache })).items;
+            } catch (e) {
+              if (e instanceof RulesOverBudgetError) return;
+              throw e;
+            }
+            parse.mockClear();
+            const plain = briefWriter(items, new RulesCache())(1400);
+            cold += parse.mock.calls.length;
+            parse.mockClear();
+            expect(briefWriter(items, cache)(1400), `${f.file} #${k} ..${from}`).toBe(plain);
+            warm += parse.mock.calls.length;
+            lists++;
+          }
+        });
+      }
+    } finally {
+      parse.mockRestore();
+    }
+    expect(lists).toBeGreaterThan(100);
+    expect(warm).toBeLessThan(cold / 8);
   });
 });
