@@ -4,6 +4,7 @@ import * as nodeFs from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { GitContext } from '../src/git/git-context.js';
+import { CorruptObjectError } from '../src/git/errors.js';
 import { encodeIndex } from '../src/git/internal/pack-codec.js';
 import { offsetIn, openIndex, wholePack } from '../src/git/internal/pack-index.js';
 import { inBatch, listPacks, packAll } from '../src/git/internal/pack-store.js';
@@ -81,6 +82,26 @@ describe.each(FS_KINDS)('pack index lookups ($name)', (kind) => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  test('a truncated index is a typed error when a lookup reaches past its end, or when the listing reads its header', async () => {
+    const ctx = await kind.open({ maintenance: false });
+    await ctx.fs.promises.mkdir(`${ctx.gitdir}/objects/pack`, { recursive: true });
+    const entries = Array.from({ length: 200 }, (_, i) => ({ oid: Buffer.alloc(20, i).toString('hex'), offset: 12 + i, crc: 0 }));
+    const idx = encodeIndex(entries, Buffer.alloc(20));
+    const name = `pack-${'1'.repeat(40)}`;
+    // the header and fan-out table, and the names of the first buckets only
+    await ctx.fs.promises.writeFile(`${ctx.gitdir}/objects/pack/${name}.idx`, idx.subarray(0, 1032 + 20 * 20));
+    const p = await openIndex(ctx, name);
+    expect(p?.count).toBe(200);
+    const lazy = p as NonNullable<typeof p>;
+    // a name in the part that is there, whose offset is past the end; a name whose bucket is past the end
+    await expect(offsetIn(ctx, lazy, Buffer.alloc(20, 5))).rejects.toThrow(CorruptObjectError);
+    await expect(offsetIn(ctx, lazy, Buffer.alloc(20, 150))).rejects.toThrow(/ends before byte 4052, which its fan-out table implies/u);
+    // shorter than its header and fan-out table: the listing fails typed
+    const short = `pack-${'2'.repeat(40)}`;
+    await ctx.fs.promises.writeFile(`${ctx.gitdir}/objects/pack/${short}.idx`, idx.subarray(0, 500));
+    await expect(openIndex(ctx, short)).rejects.toThrow(CorruptObjectError);
   });
 
   test('a fresh context reads the fan-out tables and the buckets its objects are in, not the indexes whole', async () => {

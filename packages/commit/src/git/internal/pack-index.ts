@@ -39,7 +39,7 @@ async function readIndexAt(ctx: GitContext, name: string, position: number, leng
     let n = 0;
     while (n < length) {
       const { bytesRead } = await read(buf, n, length - n, position + n);
-      if (bytesRead === 0) throw corrupt(name, 'shorter than its fan-out table says');
+      if (bytesRead === 0) throw corrupt(name, `it ends before byte ${position + length}, which its ${position === 0 ? 'header' : 'fan-out table'} implies`);
       n += bytesRead;
     }
     return buf;
