@@ -57,15 +57,38 @@ describe('a brief writer', () => {
   });
 });
 
+/**
+ * Runs `visit` with a `compare(label, plain, ahead)` that checks both writes give the same brief and counts the JSON
+ * texts each parses; returns the counts and the comparisons made.
+ */
+function compareParses(visit: (compare: (label: string, plain: () => string, ahead: () => string) => void) => void): { cold: number; warm: number; compared: number } {
+  const out = { cold: 0, warm: 0, compared: 0 };
+  const parse = vi.spyOn(JSON, 'parse');
+  const counted = (write: () => string): { text: string; parses: number } => {
+    parse.mockClear();
+    const text = write();
+    return { text, parses: parse.mock.calls.length };
+  };
+  try {
+    visit((label, plain, ahead) => {
+      const p = counted(plain);
+      const a = counted(ahead);
+      expect(a.text, label).toBe(p.text);
+      out.cold += p.parses;
+      out.warm += a.parses;
+      out.compared++;
+    });
+  } finally {
+    parse.mockRestore();
+  }
+  return out;
+}
+
 // The pipeline reads ahead what a brief reads of each block as the block first shows in the live list: a fold's brief
 // then reads the blocks' values and words from the memo, and writes what the plain path writes.
 describe('reading a brief ahead', () => {
   it('leaves every brief as the plain path writes it, and the brief parses under an eighth of the JSON it parsed', () => {
-    let cold = 0;
-    let warm = 0;
-    let spans = 0;
-    const parse = vi.spyOn(JSON, 'parse');
-    try {
+    const { cold, warm, compared } = compareParses((compare) => {
       for (const { name, items } of conversations()) {
         const ahead = new RulesCache();
         for (let end = 1; end <= items.length; end++) {
@@ -73,30 +96,18 @@ describe('reading a brief ahead', () => {
           readBriefAhead(items.slice(end - 1, end), ahead);
           if (end % 5 !== 0) continue;
           const span = items.slice(Math.max(0, end - 30), end);
-          parse.mockClear();
-          const plain = briefWriter(span, new RulesCache())(1400);
-          cold += parse.mock.calls.length;
-          parse.mockClear();
-          expect(briefWriter(span, ahead)(1400), `${name} ..${end}`).toBe(plain);
-          warm += parse.mock.calls.length;
-          spans++;
+          compare(`${name} ..${end}`, () => briefWriter(span, new RulesCache())(1400), () => briefWriter(span, ahead)(1400));
         }
       }
-    } finally {
-      parse.mockRestore();
-    }
-    expect(spans).toBeGreaterThan(100);
+    });
+    expect(compared).toBeGreaterThan(100);
     expect(warm).toBeLessThan(cold / 8);
   });
 });
 
 describe('a pipeline that folds', () => {
   it('reads ahead the blocks of its live list: a brief of the list after each call parses under an eighth of the JSON', () => {
-    let cold = 0;
-    let warm = 0;
-    let lists = 0;
-    const parse = vi.spyOn(JSON, 'parse');
-    try {
+    const { cold, warm, compared } = compareParses((compare) => {
       for (const f of loadCorpus()) {
         f.transcripts.forEach((t, k) => {
           const nodes = transcriptNodes(t, `c${k}`);
@@ -104,27 +115,19 @@ describe('a pipeline that folds', () => {
           const folds = new FoldStore();
           let items: readonly ContextItem[] = [];
           for (let from = 0; from < nodes.length; from += 4) {
-            const batch = nodes.slice(from, from + 4);
             try {
-              items = folds.add(runPipeline(items, batch, { now: from * 1000, tokenizer, historyBudget: 4000, foldedOf: folds.get, cache })).items;
+              items = folds.add(runPipeline(items, nodes.slice(from, from + 4), { now: from * 1000, tokenizer, historyBudget: 4000, foldedOf: folds.get, cache })).items;
             } catch (e) {
               if (e instanceof RulesOverBudgetError) return;
               throw e;
             }
-            parse.mockClear();
-            const plain = briefWriter(items, new RulesCache())(1400);
-            cold += parse.mock.calls.length;
-            parse.mockClear();
-            expect(briefWriter(items, cache)(1400), `${f.file} #${k} ..${from}`).toBe(plain);
-            warm += parse.mock.calls.length;
-            lists++;
+            const live = items;
+            compare(`${f.file} #${k} ..${from}`, () => briefWriter(live, new RulesCache())(1400), () => briefWriter(live, cache)(1400));
           }
         });
       }
-    } finally {
-      parse.mockRestore();
-    }
-    expect(lists).toBeGreaterThan(100);
+    });
+    expect(compared).toBeGreaterThan(100);
     expect(warm).toBeLessThan(cold / 8);
   });
 });
