@@ -110,7 +110,7 @@ describe.each(FS_KINDS)('pack index lookups ($name)', (kind) => {
     const oids = await inBatch(writer, async () => Promise.all(blobs.map(async (b) => writeBlob(writer, b))));
     for (let k = 0; k < 3; k++) await inBatch(writer, async () => writeBlob(writer, `small pack ${k}\n`));
     expect((await listPacks(writer)).length).toBe(4);
-    const idxBytes = (await ctx_idx_sizes(writer)).reduce((a, b) => a + b, 0);
+    const idxBytes = (await indexSizes(writer)).reduce((a, b) => a + b, 0);
     const counted = countingIdx(writer.fs);
     const reader = await reopen(kind, writer, counted.fs);
     const sample = [0, 999, 2500, 5999];
@@ -142,7 +142,7 @@ describe.each(FS_KINDS)('pack index lookups ($name)', (kind) => {
 });
 
 /** Sizes of the `.idx` files of the repository. */
-async function ctx_idx_sizes(ctx: GitContext): Promise<number[]> {
+async function indexSizes(ctx: GitContext): Promise<number[]> {
   const dir = `${ctx.gitdir}/objects/pack`;
   const names = (await ctx.fs.promises.readdir(dir)).map(String).filter((f) => f.endsWith('.idx'));
   return Promise.all(names.map(async (f) => (await ctx.fs.promises.readFile(`${dir}/${f}`)).length));
