@@ -24,6 +24,17 @@ async function openForRead(ctx: GitContext, path: string): Promise<PackReadHandl
   }
 }
 
+/** The directory of the repository's packs and their indexes. */
+export const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
+
+/** The error of a read of `file` (a pack or an index of `objects/pack`) that is gone: errno ENOENT, as the fs gives it. */
+export function goneError(ctx: GitContext, file: string): GitIoError {
+  return new GitIoError('read', `${packDir(ctx)}/${file}`, Object.assign(new Error(`the ${file.endsWith('.idx') ? 'index' : 'pack'} is gone`), { code: 'ENOENT' }));
+}
+
+/** Whether `err` says a file of `objects/pack` is gone (another process rolled its pack up: a newer pack holds its objects). */
+export const isGone = (err: unknown): boolean => err instanceof GitIoError && err.data['errno'] === 'ENOENT';
+
 const sharing = (state: GitState): boolean => state.batchDepth > 0 || state.packReads > 0;
 
 /**
@@ -35,7 +46,7 @@ export async function usePackFile(ctx: GitContext, file: string): Promise<PackFi
   const state = stateOf(ctx);
   let shared = state.packFiles.get(file);
   if (shared === undefined) {
-    shared = { handle: openForRead(ctx, `${ctx.gitdir}/objects/pack/${file}`), users: 0 };
+    shared = { handle: openForRead(ctx, `${packDir(ctx)}/${file}`), users: 0 };
     state.packFiles.set(file, shared);
   }
   const used = shared;

@@ -2,14 +2,13 @@ import { CorruptObjectError, GitIoError } from '../errors.js';
 import type { GitContext } from '../git-context.js';
 import { readFileOrNull } from './fs-ops.js';
 import { compareNames, indexCount, indexOffsetAt, INDEX_NAMES } from './pack-codec.js';
-import { usePackFile } from './pack-files.js';
+import { goneError, isGone, packDir, usePackFile } from './pack-files.js';
 import type { LoadedPack } from './state.js';
 import { stateOf } from './state.js';
 
 const MAGIC = 0xff744f63;
 const indexFile = (name: string): string => `${name}.idx`;
-const indexPath = (ctx: GitContext, name: string): string => `${ctx.gitdir}/objects/pack/${indexFile(name)}`;
-const gone = (ctx: GitContext, name: string): GitIoError => new GitIoError('read', indexPath(ctx, name), Object.assign(new Error('the index is gone'), { code: 'ENOENT' }));
+const indexPath = (ctx: GitContext, name: string): string => `${packDir(ctx)}/${indexFile(name)}`;
 const corrupt = (name: string, why: string): CorruptObjectError => new CorruptObjectError(`pack index ${indexFile(name)}`, why);
 
 function checkHead(name: string, head: Buffer): void {
@@ -29,7 +28,7 @@ async function readIndexAt(ctx: GitContext, name: string, position: number, leng
   try {
     use = await usePackFile(ctx, indexFile(name));
   } catch (err) {
-    if (err instanceof GitIoError && err.data['errno'] === 'ENOENT') throw gone(ctx, name);
+    if (isGone(err)) throw goneError(ctx, indexFile(name));
     throw err;
   }
   try {
@@ -62,7 +61,7 @@ export async function openIndex(ctx: GitContext, name: string): Promise<LoadedPa
   try {
     head = await readIndexAt(ctx, name, 0, INDEX_NAMES);
   } catch (err) {
-    if (err instanceof GitIoError && err.data['errno'] === 'ENOENT') return null;
+    if (isGone(err)) return null;
     throw err;
   }
   if (head === null) {
@@ -89,7 +88,7 @@ async function readIndexWhole(ctx: GitContext, name: string): Promise<Buffer | n
 export async function wholeIndex(ctx: GitContext, p: LoadedPack): Promise<Buffer> {
   if (p.idx !== undefined) return p.idx;
   const bytes = await readIndexWhole(ctx, p.name);
-  if (bytes === null) throw gone(ctx, p.name);
+  if (bytes === null) throw goneError(ctx, indexFile(p.name));
   p.idx = wholePack(p.name, bytes).idx;
   p.buckets = undefined;
   return p.idx as Buffer;

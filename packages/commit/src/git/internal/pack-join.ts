@@ -4,6 +4,7 @@ import type { GitContext } from '../git-context.js';
 import { ensureDir, io, renameFile, toBytes, unlinkQuietly, writeFileAtomic } from './fs-ops.js';
 import { tempOwnerTag } from './lock-record.js';
 import { joinIndexes, mergeIndexNames } from './index-join.js';
+import { packDir } from './pack-files.js';
 import { wholePack } from './pack-index.js';
 import { stateOf } from './state.js';
 
@@ -14,8 +15,6 @@ const TRAILER = 20;
 
 /** A pack whose entries go into a joined pack: a file of a repository, or bytes in memory; and its index. */
 export type PackPart = { readonly from: GitContext; readonly name: string; readonly idx: Buffer } | { readonly pack: Buffer; readonly idx: Buffer };
-
-const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
 
 /**
  * Hands the part's entries (its bytes between header and trailer) to `sink`: a pack in memory at once, a file through

@@ -4,12 +4,10 @@ import { errnoOf, readFileOrNull } from './fs-ops.js';
 import { applyDelta } from './delta-apply.js';
 import { ENTRY_TYPES, entryHeader, inflateEntry, ofsDistance } from './pack-entry.js';
 import { readPackRange } from './pack-blocks.js';
-import { closePackFiles, usePackFile } from './pack-files.js';
+import { closePackFiles, goneError, isGone, packDir, usePackFile } from './pack-files.js';
 import { offsetIn, openIndex } from './pack-index.js';
 import type { GitState, LoadedPack, RawObject } from './state.js';
 import { stateOf } from './state.js';
-
-const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
 
 async function listIndexes(ctx: GitContext): Promise<string[]> {
   try {
@@ -75,7 +73,7 @@ export async function inLoadedPacks(ctx: GitContext, oid: string, names?: readon
       try {
         if ((await offsetIn(ctx, p, want)) === undefined) continue;
       } catch (err) {
-        if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
+        if (!isGone(err)) throw err;
         vanished = true;
         continue;
       }
@@ -102,7 +100,7 @@ async function loadPack(ctx: GitContext, p: LoadedPack): Promise<Buffer> {
 /** The whole pack file `name`; a gone pack is a GitIoError with errno ENOENT (another pack holds its objects, see findInPacks). */
 export async function readPack(ctx: GitContext, name: string): Promise<Buffer> {
   const bytes = await readFileOrNull(ctx, `${packDir(ctx)}/${name}.pack`);
-  if (bytes === null) throw new GitIoError('read', `${packDir(ctx)}/${name}.pack`, Object.assign(new Error('the pack is gone'), { code: 'ENOENT' }));
+  if (bytes === null) throw goneError(ctx, `${name}.pack`);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -233,7 +231,7 @@ async function findInPacks(ctx: GitContext, oid: string, readBase: (oid: string)
         return object;
       } catch (err) {
         // a pack rolled up meanwhile (or an index left without its pack by a crash): another pack holds the object
-        if (!(err instanceof GitIoError && err.data['errno'] === 'ENOENT')) throw err;
+        if (!isGone(err)) throw err;
         if (relist && !vanished.has(p.name)) again = true;
         vanished.add(p.name);
       }

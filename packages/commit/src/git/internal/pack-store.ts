@@ -2,7 +2,7 @@ import type { GitContext } from '../git-context.js';
 import { GitIoError } from '../errors.js';
 import { errnoOf, unlinkFile, writeFilesAtomic } from './fs-ops.js';
 import { inLoadedPacks, readPack, refresh, WHOLE_PACK_OBJECTS } from './pack-reader.js';
-import { closePackFiles } from './pack-files.js';
+import { closePackFiles, goneError, packDir } from './pack-files.js';
 import { wholeIndex, wholePack } from './pack-index.js';
 import { writeJoinedPack } from './pack-join.js';
 import type { PackPart } from './pack-join.js';
@@ -54,8 +54,6 @@ export interface MaintenanceResult {
   /** Packs after the run. */
   readonly packs: number;
 }
-
-const packDir = (ctx: GitContext): string => `${ctx.gitdir}/objects/pack`;
 
 async function readdirOrEmpty(ctx: GitContext, dir: string): Promise<string[]> {
   try {
@@ -141,7 +139,7 @@ export function packsToRollUp(packs: readonly PackInfo[], loose: number): PackIn
 /** The whole index of the listed pack `name`; a GitIoError with errno ENOENT when it is gone. */
 async function indexOf(ctx: GitContext, name: string): Promise<Buffer> {
   const p = stateOf(ctx).packs.get(name);
-  if (p === undefined) throw new GitIoError('read', `${packDir(ctx)}/${name}.idx`, Object.assign(new Error('the index is gone'), { code: 'ENOENT' }));
+  if (p === undefined) throw goneError(ctx, `${name}.idx`);
   return wholeIndex(ctx, p);
 }
 
