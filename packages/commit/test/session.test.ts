@@ -20,7 +20,7 @@ describe.each(FS_KINDS)('session on $name', (kind) => {
   it('writes deterministic commits: exact ids with an injected clock', async () => {
     const { repo } = await kind.open();
     const { ids } = await chat(repo, stepClock());
-    expect(ids).toEqual(['3f9a854951dcb6474a36e4f9b2978343f4bd4752', 'e557312398ac5b3eb4e75c67d5c150dbe8bb6c4e']); // layout 3 (live list, pretty item blobs, folded items by their live blobs) and Rules-Version aging@3+idle@1+fold@13+cap@3
+    expect(ids).toEqual(['e9a26bd14fa1a367567487460e946233faa15f1c', 'b0d3c35a674ae20eb421dfc5a55b63a20ab8b763']); // layout 3 (live list, pretty item blobs, folded items by their live blobs) and Rules-Version aging@3+idle@1+fold@14+cap@3
   });
 
   it('returns the existing commit when the head has one, and writes a child for new nodes', async () => {
@@ -33,7 +33,7 @@ describe.each(FS_KINDS)('session on $name', (kind) => {
     expect(c.items.map((i) => i.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
     expect(c.items.every((i) => i.state === 'full')).toBe(true);
     expect(c.headNodeId).toBe(await s.head());
-    expect(c.rulesVersion).toBe('aging@3+idle@1+fold@13+cap@3');
+    expect(c.rulesVersion).toBe('aging@3+idle@1+fold@14+cap@3');
     expect(c.totalTokens).toBe(c.items.reduce((n, i) => n + i.tokens, 0));
     expect(c.summary).toMatchObject({ added: 4, firstChangedIndex: 2 });
     expect(again).toEqual(c);
@@ -75,7 +75,7 @@ describe('plain git reads the repository (disk)', () => {
       `${ids[0]} chat-42 turn 1: +2 items, 0 aged, 0 cleared, 0 folded; ${(await repo.readCommit(ids[0] as string)).totalTokens} tokens (0.01% of 128000)`,
     ]);
     const trailers = git(gitdir, 'log', '-1', '--format=%(trailers:only)', ids[1] as string);
-    expect(trailers).toMatch(/^Head-Node: [0-9a-f]{16}\nRules-Version: aging@3\+idle@1\+fold@13\+cap@3\nTotal-Tokens: \d+\n/);
+    expect(trailers).toMatch(/^Head-Node: [0-9a-f]{16}\nRules-Version: aging@3\+idle@1\+fold@14\+cap@3\nTotal-Tokens: \d+\n/);
     const files = git(gitdir, 'ls-tree', '-r', '--name-only', ids[1] as string).trim().split('\n');
     expect(files[files.length - 1]).toBe('meta.json');
     expect(files[0]).toMatch(/^items\/00000\/00\/000000001-[0-9a-f]{16}\.json$/);

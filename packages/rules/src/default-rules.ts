@@ -15,7 +15,7 @@ import { idleRule } from './rules/idle-rule.js';
  * @example
  * ```ts
  * const rules = defaultRules({ tailTurns: 3, capChars: 4000 });
- * pipelineVersion(rules); // 'aging@3+idle@1+fold@13+cap@3'
+ * pipelineVersion(rules); // 'aging@3+idle@1+fold@14+cap@3'
  * ```
  */
 export function defaultRules(options: RulesOptions = {}): readonly Rule[] {

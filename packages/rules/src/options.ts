@@ -46,6 +46,7 @@ export interface RulesOptions {
   /**
    * Share of the history budget (a fraction in (0, 1]) the live summaries may hold: at a fold, when their tokens pass
    * it, the oldest summaries merge into one (a summary of summaries), so that those left hold at most half of it.
+   * Below it they merge once the merge has paid for itself at `cacheRead` and `cacheWrite` prices (see `foldRule`).
    * @defaultValue 0.2
    */
   readonly summaryShare?: number;

@@ -7,12 +7,12 @@ const NAME = /^[a-z][a-z0-9_-]*$/;
  * The version string of a pipeline, recorded in every commit: `name@version` of each rule joined by `+`.
  *
  * @param rules - The rules, in order.
- * @returns E.g. `aging@3+idle@1+fold@13+cap@3`.
+ * @returns E.g. `aging@3+idle@1+fold@14+cap@3`.
  * @throws RulesInputError when a name is not lower-case `[a-z][a-z0-9_-]*`, a version is not a
  * non-negative integer, or two rules share a name.
  * @example
  * ```ts
- * pipelineVersion(defaultRules()); // 'aging@3+idle@1+fold@13+cap@3'
+ * pipelineVersion(defaultRules()); // 'aging@3+idle@1+fold@14+cap@3'
  * ```
  */
 export function pipelineVersion(rules: readonly Rule[]): string {

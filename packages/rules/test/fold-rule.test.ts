@@ -316,6 +316,40 @@ describe('foldRule under pressure', () => {
     expect(again.report.summaries).toBe(0);
   });
 
+  it('below the summary share, merges the summaries once their cache reads have cost four times the rewrite: soon where reads are dear', () => {
+    const b = chatty(200);
+    const session = (cacheRead: number, cacheWrite: number) => {
+      const store = new FoldStore();
+      // summaryShare 1: the summaries never pass the share, so a merge here is a paid one.
+      const rules = [foldRule({ summaryShare: 1, cacheRead, cacheWrite })];
+      let items: readonly ContextItem[] = [];
+      const merges: number[] = [];
+      for (let t = 0; t < 200; t++) {
+        const r = store.add(runPipeline(items, b.nodes.slice(t === 0 ? 0 : 1 + 2 * t, 3 + 2 * t), { now: t, tokenizer: quarterTokenizer, historyBudget: 100_000, rules, foldedOf: store.get }));
+        const merged = r.items.filter((it) => it.reason === 'fold_summaries' && !items.includes(it));
+        if (merged.length > 0) {
+          merges.push(t);
+          // A summary of summaries, from the oldest summary on: nothing before it is rewritten.
+          const oldest = items.findIndex((it) => it.state === 'summary');
+          expect(r.firstChangedIndex).toBe(oldest);
+          expect(r.items.slice(0, oldest)).toEqual(items.slice(0, oldest));
+          for (const m of merged) expect(r.folds.get(m.key)?.filter((it) => it.folded !== undefined).length).toBeGreaterThanOrEqual(2);
+        }
+        items = r.items;
+      }
+      return { items, store, merges };
+    };
+    // At gpt-4o's prices (reads at half the input price) the summaries merge, more than once; at the rules' default
+    // (Anthropic's: a tenth, writes at 1.25) their reads have not paid for a merge in 200 calls.
+    const dear = session(0.5, 1);
+    expect(dear.merges.length).toBeGreaterThan(1);
+    expect(session(0.1, 1.25).merges).toEqual([]);
+    expect(session(0, 1.25).merges).toEqual([]);
+    // Nothing is lost: the live list and what lies under its summaries hold every message once, in order.
+    const flat = dear.store.flat(dear.items).filter((it) => it.folded === undefined).map((it) => it.key);
+    expect(flat).toEqual(b.nodes.map((_, i) => `n${i + 1}`));
+  });
+
   it('lets the brief grow with the window (briefShare), and keeps briefBytes where the share is smaller or 0', () => {
     const b = new NodeBuilder();
     b.text('system', 'You are a careful assistant.');

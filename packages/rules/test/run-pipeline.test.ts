@@ -117,7 +117,7 @@ describe('runPipeline', () => {
 
 describe('pipelineVersion', () => {
   it('joins name@version', () => {
-    expect(pipelineVersion(defaultRules())).toBe('aging@3+idle@1+fold@13+cap@3');
+    expect(pipelineVersion(defaultRules())).toBe('aging@3+idle@1+fold@14+cap@3');
     expect(() => pipelineVersion([...defaultRules(), defaultRules()[0]!])).toThrow(/share the name/);
     expect(() => pipelineVersion([{ name: 'Bad Name', version: 1, apply: (i) => i }])).toThrow(RulesInputError);
   });

@@ -230,7 +230,7 @@ export class Session {
     return this.#settings.historyBudget;
   }
 
-  /** The version string of the session's rule pipeline, e.g. `aging@3+idle@1+fold@13+cap@3`. */
+  /** The version string of the session's rule pipeline, e.g. `aging@3+idle@1+fold@14+cap@3`. */
   get rulesVersion(): string {
     return this.#settings.rulesVersion;
   }

@@ -142,18 +142,46 @@ function summaryTokens(items: readonly ContextItem[]): number {
 }
 
 /**
- * Trigger: at a fold, the live summaries hold more than `summaryShare` of the history budget.
- * Effect: the oldest run of foldable items holding summaries (before the latest round, up to the newest summary)
- * folds into one summary (reason `fold_summaries`), a summary of summaries that nests them; then the next run, until
- * the summaries left out of the merge (the new ones included) hold at most half the share.
+ * The runs of foldable items (before the latest round, up to the newest summary) that hold two summaries or more,
+ * each up to its last summary.
+ */
+function summaryRuns(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: RuleContext): Run[] {
+  const limit = Math.min(afterNewestSummary(items), tailStart(items, 1));
+  const runs: Run[] = [];
+  for (const run of runsOf(items, protectionOf(items, o, ctx, 'all'), 0, limit)) {
+    const ends = run.at.flatMap((i, k) => ((items[i] as ContextItem).state === 'summary' ? [k + 1] : []));
+    if (ends.length >= 2) runs.push({ at: run.at.slice(0, ends.at(-1)) });
+  }
+  return runs;
+}
+
+/** Whether merging the summaries of {@link summaryRuns} has paid for itself, as a fold does (see {@link foldPays}). */
+function mergesPay(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: RuleContext): boolean {
+  if (o.cacheRead === 0) return false;
+  const prices = { read: o.cacheRead, write: o.cacheWrite };
+  const limit = Math.min(afterNewestSummary(items), tailStart(items, 1));
+  if (limit === 0 || !mightPay(items, 0, limit, o.tailTurns, prices)) return false;
+  const runs = summaryRuns(items, o, ctx);
+  return runs.length > 0 && foldPays(items, runs.map((r) => r.at), o.tailTurns, briefTokens(o, ctx), prices);
+}
+
+/**
+ * Trigger: the live summaries hold more than `summaryShare` of the history budget, or (below it) merging them has
+ * paid for itself.
+ * Effect: over the share, the oldest run of foldable items holding summaries (before the latest round, up to the
+ * newest summary) folds into one summary (reason `fold_summaries`), a summary of summaries that nests them; then the
+ * next run, until the summaries left out of the merge (the new ones included) hold at most half the share. Paid, each
+ * run holding two summaries or more folds up to its last summary.
  * Reason: each fold adds a summary after the newest; unbounded, they crowd the window on a long session, each fold
  * frees less and folds (each a break of the cached prefix) come more often. Merging many at once rewrites the
- * prefix once, and leaves room for many folds to come.
+ * prefix once, and leaves room for many folds to come. Below the share, a large window would carry them on every call:
+ * once their cache reads have cost four times the merge's rewrite (a ski rental, as for a paid fold), the merge is
+ * cheaper than carrying them on — soon where cache reads are dear (half the input price on OpenAI's gpt-4o).
  */
 function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
   const share = o.summaryShare * ctx.band.historyBudget;
   const total = summaryTokens(l.items);
-  if (total <= share) return [];
+  if (total <= share) return mergesPay(l.items, o, ctx) ? paidMerges(l, o, ctx) : [];
   // What the merges must take off the summaries' tokens (each merged summary costs up to a third of the brief's bytes).
   let excess = total - share / 2;
   const limit = Math.min(afterNewestSummary(l.items), tailStart(l.items, 1));
@@ -182,8 +210,18 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
   return folds;
 }
 
+/** Each run of {@link summaryRuns} folded into one summary of summaries. */
+function paidMerges(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
+  const folds: Fold[] = [];
+  for (const run of summaryRuns(l.items, o, ctx)) {
+    const plan = planFold(l, run.at, o, ctx, 'fold_summaries');
+    if (plan.saved > 0) folds.push({ at: run.at, summary: plan.summary });
+  }
+  return folds;
+}
+
 /**
- * Folding (`fold@13`): when the visible history passes the band's upper mark (or the cache epoch is open
+ * Folding (`fold@14`): when the visible history passes the band's upper mark (or the cache epoch is open
  * and it is above the lower mark), the oldest run of consecutive foldable items after the newest summary (the
  * cached prefix ends there; below the emergency mark nothing before it is rewritten) folds into one `summary`
  * item (key `sm_<hash of folded keys>`, `folded` = the keys of the run's items), repeated down to the lower mark.
@@ -214,7 +252,9 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
  * Summaries stay bounded: when the rule folds and the live summaries hold more than `summaryShare` of the history
  * budget, first the oldest of them merge into one summary of summaries (reason `fold_summaries`; it nests them as any
  * fold does), until those left hold at most half the share; the cached prefix is then rewritten from the oldest
- * summary once, rather than a little at every fold.
+ * summary once, rather than a little at every fold. Below the share, the summaries merge once the merge has paid for
+ * itself as a paid fold does (their cache reads since they left the tail window reach four times its rewrite): a
+ * window the summaries never fill does not carry them on every call either.
  * Only the shortest prefix of a run that reaches the lower mark folds; each fold must free tokens (a run
  * that cannot is not tried again); the protection and the runs are found again after each fold. At most
  * `maxFoldAttempts` folds happen per run, unless the history is still above the emergency mark after them:
@@ -239,13 +279,14 @@ export function foldRule(options: RulesOptions = {}): Rule {
   const o = resolveRulesOptions(options);
   return {
     name: 'fold',
-    version: 13,
+    version: 14,
     apply(items, ctx) {
       const band = ctx.band;
       let h = ctx.historyTokens(items);
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
-      // Below the marks, a fold of the finished runs after the newest summary is made once it has paid for itself.
-      const paid = !triggered && paysNow(items, o, ctx);
+      // Below the marks, a fold of the finished runs after the newest summary (or a merge of the summaries) is made once
+      // it has paid for itself.
+      const paid = !triggered && (paysNow(items, o, ctx) || mergesPay(items, o, ctx));
       if (!triggered && !paid) return items;
       let cur = new FoldIndex(items, ctx.foldedOf);
       // The live summaries past their share merge first: what they free is folded no more.
