@@ -40,7 +40,7 @@ for (const corpus of [...new Set(result.summaries.map((s) => s.corpus))]) {
     const ratio = best === undefined ? NaN : (ours.cost[price]?.units ?? 0) / (best.cost[price]?.units ?? 1);
     rows.push(
       `${corpus.padEnd(24)} ${String(budget / 1000).padStart(4)}k cost ${ratio.toFixed(3)} (${best?.policy ?? 'none'}, breaks ${best?.prefixBreaks ?? '-'}) ` +
-        `recall ${ours.dependencyRecall.share.toFixed(3)} shaped ${ours.identifierRecall?.share.toFixed(3) ?? '-'} breaks ${ours.prefixBreaks} over ${ours.budgetViolations.count} refused ${ours.refusals.count} missUser ${ours.latestUser.misses}`,
+        `recall ${ours.dependencyRecall.share.toFixed(3)} shaped ${ours.identifierRecall?.share.toFixed(3) ?? '-'} at ${price} ${ours.recallByPrice?.[price]?.share.toFixed(3) ?? '-'} breaks ${ours.prefixBreaks} over ${ours.budgetViolations.count} refused ${ours.refusals.count} missUser ${ours.latestUser.misses}`,
     );
   }
 }

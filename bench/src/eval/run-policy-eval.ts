@@ -13,6 +13,7 @@ import type { RequestBill } from './price-conversation.js';
 import { PRICINGS } from './pricing.js';
 import type { CachePricing } from './pricing.js';
 import { replayPolicy } from './replay-policy.js';
+import type { CallRecord } from './replay-policy.js';
 import { requestRenderer } from './request-renderer.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import type { PolicySummary } from './summary.js';
@@ -70,12 +71,14 @@ export async function runPolicyEval(options: EvalOptions): Promise<EvalResult> {
         const at = policy.at;
         const records = await replayPolicy(prepared, at === undefined ? policy : at(PRICINGS[0] as CachePricing), budget, meter, renderer.render);
         const bills = new Map<string, RequestBill[]>();
+        const runs = new Map<string, readonly CallRecord[]>();
         for (const [i, p] of PRICINGS.entries()) {
           const priced = at === undefined || i === 0 ? records : await replayPolicy(prepared, at(p), budget, meter, renderer.render);
           bills.set(p.id, priceConversation(priced.map((r) => r.shape), p));
+          if (at !== undefined) runs.set(p.id, priced);
         }
-        acc(policy.id, budget, name).add(records, bills);
-        if (inAll) acc(policy.id, budget, 'all').add(records, bills);
+        acc(policy.id, budget, name).add(records, bills, runs);
+        if (inAll) acc(policy.id, budget, 'all').add(records, bills, runs);
       }
     }
     return prepared.length;

@@ -31,6 +31,7 @@ export class SummaryAccumulator {
   private reusedShaped = 0;
   private visibleShaped = 0;
   private readonly costs = new Map<string, Cost>();
+  private readonly pricedRecall = new Map<string, { reused: number; visible: number }>();
 
   constructor(
     readonly policy: string,
@@ -41,8 +42,11 @@ export class SummaryAccumulator {
     for (const p of pricings) this.costs.set(p.id, { units: 0, cacheRead: 0, cacheWrite: 0, uncached: 0 });
   }
 
-  /** Adds one conversation: its call records and their bills per price model id. */
-  add(records: readonly CallRecord[], bills: ReadonlyMap<string, readonly RequestBill[]>): void {
+  /**
+   * Adds one conversation: its call records and their bills per price model id; for a policy run at each price
+   * model's prices, `priced` holds each run's records (for its recall).
+   */
+  add(records: readonly CallRecord[], bills: ReadonlyMap<string, readonly RequestBill[]>, priced?: ReadonlyMap<string, readonly CallRecord[]>): void {
     this.conversations++;
     for (const r of records) {
       this.tokens.push(r.tokens);
@@ -63,6 +67,14 @@ export class SummaryAccumulator {
       this.visible += r.visible;
       this.reusedShaped += r.reusedShaped;
       this.visibleShaped += r.visibleShaped;
+    }
+    for (const [id, list] of priced ?? []) {
+      const r = this.pricedRecall.get(id) ?? { reused: 0, visible: 0 };
+      for (const x of list) {
+        r.reused += x.reused;
+        r.visible += x.visible;
+      }
+      this.pricedRecall.set(id, r);
     }
     for (const [id, list] of bills) {
       const c = this.costs.get(id);
@@ -106,6 +118,9 @@ export class SummaryAccumulator {
       cachedPrefixShare: { tokens: ratio(this.sharedTokens, total), bytes: ratio(this.sharedBytes, this.bytes) },
       dependencyRecall: { reused: this.reused, visible: this.visible, share: this.reused === 0 ? 1 : this.visible / this.reused },
       identifierRecall: { reused: this.reusedShaped, visible: this.visibleShaped, share: this.reusedShaped === 0 ? 1 : this.visibleShaped / this.reusedShaped },
+      ...(this.pricedRecall.size === 0
+        ? {}
+        : { recallByPrice: Object.fromEntries([...this.pricedRecall].map(([id, r]) => [id, { ...r, share: r.reused === 0 ? 1 : r.visible / r.reused }])) }),
       cost,
       ratioToFull: { inputTokens: full === null ? 1 : ratio(total, full.inputTokens.total), cost: costRatio },
     };

@@ -42,6 +42,11 @@ export interface PolicySummary {
    * Absent from results written before it was measured.
    */
   readonly identifierRecall?: { readonly reused: number; readonly visible: number; readonly share: number };
+  /**
+   * For a policy run at each price model's prices (ctxgit): the dependency recall of each run, per price model id
+   * (`dependencyRecall` is the run at the first's). Absent for other policies and from results written before it was measured.
+   */
+  readonly recallByPrice?: Readonly<Record<string, { readonly reused: number; readonly visible: number; readonly share: number }>>;
   /** Per price model id. */
   readonly cost: Readonly<Record<string, CostFigures>>;
   /** This policy over the full history for the same budget and corpus: input tokens and cost per price model. */

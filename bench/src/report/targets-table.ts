@@ -9,7 +9,8 @@ export function budgetsOf(result: EvalResult, corpus: string): readonly number[]
 
 /**
  * ctxgit (policy `ctxgit`) against the cheapest baseline under budget, per corpus and budget: cost ratio per price
- * model (and the corpus's cost floor over the same baseline, when the result has it), recall (all reused identifiers, and those shaped like identifiers), over budget, latest user missing, invalid, refused.
+ * model (and the corpus's cost floor over the same baseline, when the result has it), recall (all reused identifiers, and those shaped like identifiers, of the run at
+ * the first price model's prices; and the lowest of its runs at each price model's, whose bills the cost ratios are), over budget, latest user missing, invalid, refused.
  * @example
  * ```ts
  * targetsTable(result); // '| corpus | budget | cost ÷ cheapest under budget (anthropic-sonnet-4.5) | … |'
@@ -33,9 +34,14 @@ export function targetsTable(result: EvalResult): string {
         return `${formatRatio((ours.cost[p.id]?.units ?? 0) / best.units)} (${best.id}${floor === undefined ? '' : `; floor ${formatRatio(floor / best.units)}`})`;
       });
       const shaped = ours.identifierRecall === undefined ? '–' : formatPercent(ours.identifierRecall.share);
-      rows.push([corpus, formatBudget(budget), ...ratios, formatPercent(ours.dependencyRecall.share), shaped, String(ours.budgetViolations.count), String(ours.latestUser.misses), String(ours.invalidRequests ?? 0), String(ours.refusals.count)]);
+      const priced = Object.values(ours.recallByPrice ?? {});
+      const lowest = priced.length === 0 ? '–' : formatPercent(Math.min(...priced.map((r) => r.share)));
+      rows.push([corpus, formatBudget(budget), ...ratios, formatPercent(ours.dependencyRecall.share), shaped, lowest, String(ours.budgetViolations.count), String(ours.latestUser.misses), String(ours.invalidRequests ?? 0), String(ours.refusals.count)]);
     }
   }
-  return markdownTable(['corpus', 'budget', ...result.pricings.map((p) => `cost ÷ cheapest under budget (${p.id})`), 'recall', 'recall (identifier-shaped)', 'over budget', 'latest user missing', 'invalid', 'refused'], rows);
+  return markdownTable(
+    ['corpus', 'budget', ...result.pricings.map((p) => `cost ÷ cheapest under budget (${p.id})`), 'recall', 'recall (identifier-shaped)', 'recall, lowest of the priced runs', 'over budget', 'latest user missing', 'invalid', 'refused'],
+    rows,
+  );
 }
 
