@@ -13,7 +13,7 @@ export function readmeTable(results: BenchResults): string | null {
   if (!results.evaluation.ok) return null;
   const r = results.evaluation.result;
   return [
-    `ctxgit defaults against the cheapest baseline that stays under budget, corpus replay (commit \`${results.stamp.commit.slice(0, 12)}\`${results.stamp.quick ? ', quick run' : ''}; details in [docs/benchmarks.md](docs/benchmarks.md)). ctxgit runs at each price model's cache prices, as a session takes its model's; the columns after the costs come from its run at the first price model's:`,
+    `ctxgit defaults against the cheapest baseline that stays under budget, corpus replay (commit \`${results.stamp.commit.slice(0, 12)}\`${results.stamp.quick ? ', quick run' : ''}; details in [docs/benchmarks.md](docs/benchmarks.md)). ctxgit runs at each price model's cache prices, as a session takes its model's; the columns after the costs come from its run at the first price model's, but for the lowest recall of its runs at each model's prices:`,
     '',
     targetsTable(r),
   ].join('\n');
