@@ -141,28 +141,24 @@ function summaryTokens(items: readonly ContextItem[]): number {
   return sum;
 }
 
+/** Where merges of summaries end: after the newest summary, and before the latest round. */
+const mergeLimit = (items: readonly ContextItem[]): number => Math.min(afterNewestSummary(items), tailStart(items, 1));
+
 /**
- * The runs of foldable items (before the latest round, up to the newest summary) that hold two summaries or more,
- * each up to its last summary.
+ * The runs of foldable items (before {@link mergeLimit}) that hold two summaries or more, each up to its last summary,
+ * when merging them has paid for itself as a fold does (see {@link foldPays}); else none.
  */
-function summaryRuns(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: RuleContext): Run[] {
-  const limit = Math.min(afterNewestSummary(items), tailStart(items, 1));
+function paidMergeRuns(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: RuleContext): Run[] {
+  if (o.cacheRead === 0) return [];
+  const prices = { read: o.cacheRead, write: o.cacheWrite };
+  const limit = mergeLimit(items);
+  if (limit === 0 || !mightPay(items, 0, limit, o.tailTurns, prices)) return [];
   const runs: Run[] = [];
   for (const run of runsOf(items, protectionOf(items, o, ctx, 'all'), 0, limit)) {
     const ends = run.at.flatMap((i, k) => ((items[i] as ContextItem).state === 'summary' ? [k + 1] : []));
     if (ends.length >= 2) runs.push({ at: run.at.slice(0, ends.at(-1)) });
   }
-  return runs;
-}
-
-/** Whether merging the summaries of {@link summaryRuns} has paid for itself, as a fold does (see {@link foldPays}). */
-function mergesPay(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: RuleContext): boolean {
-  if (o.cacheRead === 0) return false;
-  const prices = { read: o.cacheRead, write: o.cacheWrite };
-  const limit = Math.min(afterNewestSummary(items), tailStart(items, 1));
-  if (limit === 0 || !mightPay(items, 0, limit, o.tailTurns, prices)) return false;
-  const runs = summaryRuns(items, o, ctx);
-  return runs.length > 0 && foldPays(items, runs.map((r) => r.at), o.tailTurns, briefTokens(o, ctx), prices);
+  return runs.length > 0 && foldPays(items, runs.map((r) => r.at), o.tailTurns, briefTokens(o, ctx), prices) ? runs : [];
 }
 
 /**
@@ -181,10 +177,10 @@ function mergesPay(items: readonly ContextItem[], o: ResolvedRulesOptions, ctx: 
 function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
   const share = o.summaryShare * ctx.band.historyBudget;
   const total = summaryTokens(l.items);
-  if (total <= share) return mergesPay(l.items, o, ctx) ? paidMerges(l, o, ctx) : [];
+  if (total <= share) return paidMerges(l, o, ctx);
   // What the merges must take off the summaries' tokens (each merged summary costs up to a third of the brief's bytes).
   let excess = total - share / 2;
-  const limit = Math.min(afterNewestSummary(l.items), tailStart(l.items, 1));
+  const limit = mergeLimit(l.items);
   const folds: Fold[] = [];
   for (const run of runsOf(l.items, protectionOf(l.items, o, ctx, 'all'), 0, limit)) {
     if (excess <= 0) break;
@@ -210,10 +206,10 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
   return folds;
 }
 
-/** Each run of {@link summaryRuns} folded into one summary of summaries. */
+/** Each run of {@link paidMergeRuns} folded into one summary of summaries. */
 function paidMerges(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
   const folds: Fold[] = [];
-  for (const run of summaryRuns(l.items, o, ctx)) {
+  for (const run of paidMergeRuns(l.items, o, ctx)) {
     const plan = planFold(l, run.at, o, ctx, 'fold_summaries');
     if (plan.saved > 0) folds.push({ at: run.at, summary: plan.summary });
   }
@@ -286,7 +282,7 @@ export function foldRule(options: RulesOptions = {}): Rule {
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
       // Below the marks, a fold of the finished runs after the newest summary (or a merge of the summaries) is made once
       // it has paid for itself.
-      const paid = !triggered && (paysNow(items, o, ctx) || mergesPay(items, o, ctx));
+      const paid = !triggered && (paysNow(items, o, ctx) || paidMergeRuns(items, o, ctx).length > 0);
       if (!triggered && !paid) return items;
       let cur = new FoldIndex(items, ctx.foldedOf);
       // The live summaries past their share merge first: what they free is folded no more.
