@@ -4,10 +4,13 @@
  * every file-system call of the repository timed by its method (wall, summed over calls that may overlap) and, with
  * `--paths`, by method and path (hex names masked); with `--cpu-prof=FILE`, a V8 CPU profile of those turns alone.
  * `--fs=disk` (fsync on, the default), `disk-nofsync`, `disk-sync` (fsync off, every fs call made synchronously: what
- * the thread pool's round trips cost a turn) or `memfs`. Prints JSON: per-turn medians, CPU per turn, calls and
- * milliseconds per fs method per turn.
+ * the thread pool's round trips cost a turn) or `memfs`. With `--saver`, a turn is instead a put of ctxgit's LangGraph
+ * checkpointer (`CtxgitSaver.put` of the LangChain message list, as the checkpointers topic times it). Prints JSON:
+ * per-turn medians; the process's CPU during the turn and during the roll-up the turn's write starts in the background
+ * (awaited with `repo.settled()` after the turn, untimed in the other topics: it runs during the model call); calls and
+ * milliseconds per fs method per turn (the roll-up's included).
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/turn-profile.ts [--fs=disk] [--turns=100] [--measured=50] [--paths] [--cpu-prof=FILE]`
+ * `node --conditions=@ctxgit/source --import tsx bench/src/turn-profile.ts [--fs=disk] [--turns=100] [--measured=50] [--saver] [--paths] [--cpu-prof=FILE]`
  */
 import * as nodeFs from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,10 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openRepo } from '@ctxgit/commit';
+import { CtxgitSaver } from '@ctxgit/langgraph';
 import type { FsLike } from '@ctxgit/commit';
 import { memoryFs } from '@ctxgit/commit/git';
 import { render } from '@ctxgit/render';
+import { Thread } from './checkpointers.js';
 import { chainCorpus, prefix, TurnFeeder } from './commit.js';
+import { langchainMessages } from './langchain-messages.js';
 import { median } from './stats.js';
 
 type Tally = Map<string, { calls: number; ms: number }>;
@@ -117,6 +123,7 @@ const turns = Number(arg('turns', '100'));
 const measured = Number(arg('measured', '50'));
 const profileFile = arg('cpu-prof', '');
 const tracePaths = process.argv.includes('--paths');
+const saver = process.argv.includes('--saver');
 const chain = await chainCorpus(turns + measured + 2);
 const base = mkdtempSync(join(tmpdir(), 'ctxgit-turn-profile-'));
 const tally: Tally = new Map();
@@ -126,23 +133,48 @@ try {
   const clock = (): number => (t += 1000);
   const raw: FsLike = kind === 'memfs' ? await memoryFs() : kind === 'disk-sync' ? syncNodeFs() : (nodeFs as unknown as FsLike);
   const repo = await openRepo({ dir: kind === 'memfs' ? '/ctx.git' : join(base, 'ctx.git'), fs: timedFs(raw, tally, () => measuring), fsync: kind === 'disk', clock });
-  const start = prefix(chain, 1);
-  const session = await repo.importSession('bench', start, { model: 'openai:gpt-4o', window: 32_000, clock });
-  await session.commit();
-  const feeder = new TurnFeeder(chain, start.head as number, (await session.head()) as string);
-  const turn = async (k: number): Promise<{ append: number; render: number; items: number }> => {
-    const { inputs, record } = feeder.next(chain.calls[k] as number);
-    const a = performance.now();
-    const { nodes, commit } = await session.appendTurn(inputs);
-    const b = performance.now();
-    // Growth turns are not rendered: a chained turn may end on an assistant message, which render refuses.
-    if (measuring) render(commit, { provider: 'openai-chat' });
-    const rendered = performance.now() - b;
-    record(nodes);
-    await repo.settled(); // the background roll-up, outside the turn's time (its fs calls still count)
-    return { append: b - a, render: rendered, items: commit.items.length };
+  // one turn: what it wrote and the wall time of the write (a put of the checkpointer, or appendTurn + render)
+  let turn: (k: number) => Promise<{ write: number; render: number; items: number }>;
+  if (saver) {
+    const messages = langchainMessages(chain.entries);
+    const thread = new Thread(new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o', window: 32_000 } }), 'bench');
+    turn = async (k) => {
+      const a = performance.now();
+      await thread.put(messages.slice(0, (chain.calls[k] as number) + 1));
+      return { write: performance.now() - a, render: Number.NaN, items: Number.NaN };
+    };
+  } else {
+    const start = prefix(chain, 1);
+    const session = await repo.importSession('bench', start, { model: 'openai:gpt-4o', window: 32_000, clock });
+    await session.commit();
+    const feeder = new TurnFeeder(chain, start.head as number, (await session.head()) as string);
+    turn = async (k) => {
+      const { inputs, record } = feeder.next(chain.calls[k] as number);
+      const a = performance.now();
+      const { nodes, commit } = await session.appendTurn(inputs);
+      const b = performance.now();
+      // Growth turns are not rendered: a chained turn may end on an assistant message, which render refuses.
+      if (measuring) render(commit, { provider: 'openai-chat' });
+      const rendered = performance.now() - b;
+      record(nodes);
+      return { write: b - a, render: rendered, items: commit.items.length };
+    };
+  }
+  const cpuMs = (since: NodeJS.CpuUsage): number => {
+    const c = process.cpuUsage(since);
+    return (c.user + c.system) / 1000;
   };
-  for (let k = 1; k < turns; k++) await turn(k);
+  // the turn, then the background roll-up it started (outside the turn's time; its fs calls still count)
+  const step = async (k: number): Promise<{ write: number; render: number; items: number; cpu: number; rollUp: number; rollUpCpu: number }> => {
+    const c0 = process.cpuUsage();
+    const done = await turn(k);
+    const cpu = cpuMs(c0);
+    const c1 = process.cpuUsage();
+    const a = performance.now();
+    await repo.settled();
+    return { ...done, cpu, rollUp: performance.now() - a, rollUpCpu: cpuMs(c1) };
+  };
+  for (let k = 1; k < turns; k++) await step(k);
   const inspector = new Inspector();
   if (profileFile !== '') {
     inspector.connect();
@@ -151,10 +183,8 @@ try {
     await inspector.post('Profiler.start');
   }
   measuring = true;
-  const cpu0 = process.cpuUsage();
-  const rows: { append: number; render: number; items: number }[] = [];
-  for (let k = turns; k < turns + measured; k++) rows.push(await turn(k));
-  const cpu = process.cpuUsage(cpu0);
+  const rows: Awaited<ReturnType<typeof step>>[] = [];
+  for (let k = turns; k < turns + measured; k++) rows.push(await step(k));
   measuring = false;
   if (profileFile !== '') {
     const { profile } = await inspector.post('Profiler.stop');
@@ -164,18 +194,23 @@ try {
   const perTurn = Object.fromEntries(
     [...tally].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { calls: Number((v.calls / measured).toFixed(2)), ms: Number((v.ms / measured).toFixed(3)) }]),
   );
-  const sum = (xs: readonly number[]): number => xs.reduce((n, x) => n + x, 0);
+  const mean = (xs: readonly number[]): number => xs.reduce((n, x) => n + x, 0) / xs.length;
   process.stdout.write(
     `${JSON.stringify(
       {
         fs: kind,
+        turn: saver ? 'CtxgitSaver.put' : 'appendTurn + render',
         turns,
         measured,
-        appendMedianMs: median(rows.map((r) => r.append)),
-        appendMeanMs: sum(rows.map((r) => r.append)) / measured,
+        writeMedianMs: median(rows.map((r) => r.write)),
+        writeMeanMs: mean(rows.map((r) => r.write)),
         renderMedianMs: median(rows.map((r) => r.render)),
-        /** CPU of the process per measured turn (append + render): less sensitive to other load than wall times. */
-        cpuPerTurnMs: (cpu.user + cpu.system) / 1000 / measured,
+        /** CPU of the process during the turn: less sensitive to other load than wall times; above the wall where zlib or GC threads run. */
+        cpuMedianMs: median(rows.map((r) => r.cpu)),
+        cpuMeanMs: mean(rows.map((r) => r.cpu)),
+        /** The background roll-up a turn starts, per turn: wall and CPU while `repo.settled()` waits for it. */
+        rollUpMeanMs: mean(rows.map((r) => r.rollUp)),
+        rollUpCpuMeanMs: mean(rows.map((r) => r.rollUpCpu)),
         items: rows.at(-1)?.items,
         fsPerTurn: perTurn,
       },
