@@ -7,7 +7,8 @@ import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMeta
 import { BaseCheckpointSaver, TASKS, WRITES_IDX_MAP, compareWritesSortKeys, maxChannelVersion, writesSortKey } from '@langchain/langgraph-checkpoint';
 import { decodeName, encodeName } from './encode-name.js';
 import { MissingConfigError } from './errors.js';
-import { messagesToHistory } from './messages-to-history.js';
+import { historyOf } from './messages-to-history.js';
+import type { ConvertedMessage } from './messages-to-history.js';
 import { THREADS_PREFIX, ThreadTree, nsDir } from './thread-tree.js';
 import type { ThreadState } from './thread-tree.js';
 
@@ -132,6 +133,11 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   readonly #stored = new WeakMap<object, StoredMessage>();
   /** The chunk trees of the message lists earlier puts stored, by their first message (see {@link LIST_CHUNK}). */
   readonly #chunks = new WeakMap<object, StoredChunk>();
+  /**
+   * The history entry each message became, by object: a put converts only its new messages, and the session, given the
+   * same entry objects as the put before, compares only those (see `Session.appendNew`).
+   */
+  readonly #entries = new WeakMap<object, ConvertedMessage>();
 
   /** @param opts - see {@link CtxgitSaverOptions} */
   constructor(opts: CtxgitSaverOptions) {
@@ -226,7 +232,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       for (const [channel, version] of Object.entries(newVersions)) {
         if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
         const value: unknown = values[channel];
-        const history = channel === this.#messages ? messagesToHistory(value) : undefined;
+        const history = channel === this.#messages ? historyOf(value, this.#entries) : undefined;
         edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, history !== undefined ? written : undefined)));
         if (history !== undefined) context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
       }

@@ -174,6 +174,8 @@ interface KeptBranch {
   readonly dag: string;
   readonly head: string;
   readonly nodes: readonly Node[];
+  /** The call's entries, one for each node, when its history began at the branch root (a copy of the caller's list). */
+  readonly entries?: readonly HistoryEntry[];
 }
 
 /**
@@ -314,7 +316,10 @@ export class Session {
    * leaves the branch after a user, system or assistant message moves the head back there first (the rest becomes a
    * sibling branch, as a retry or edit does). With `options.commit`, the new head is committed in the same write.
    * The session keeps the branch this call leaves, for the next call to match against in memory (it is read again
-   * when another write has moved the session's DAG since).
+   * when another write has moved the session's DAG since), and the entries it was given: an entry object passed again
+   * at the same place is taken as the node it matched then, its content not compared again, so a caller that keeps its
+   * entry objects (as a cache of converted messages does) pays for its new messages only. Give a changed message a new
+   * entry object; an entry changed in place is not seen.
    *
    * @param entries - the whole history, oldest first; see {@link HistoryEntry}
    * @param options - see {@link AppendNewOptions}; `commit` (default: none) commits the new head in the same write
@@ -369,11 +374,14 @@ export class Session {
           },
         },
         entries,
+        kept?.entries === undefined ? undefined : { entries: kept.entries, nodes: kept.nodes },
       );
       // the branch is kept for the next call while the DAG stays as this call left it
       const dag = (await store.dagState(this.name, snapshot))?.head;
       const head = [...branch].reverse().find((n) => n.role !== 'tool')?.id;
-      this.#branch = dag === undefined || head === undefined ? undefined : { dag, head, nodes: branch };
+      // the entries too, when each is its node's: a copy, since the caller may change its list
+      const aligned = branch.length === entries.length ? { entries: [...entries] } : {};
+      this.#branch = dag === undefined || head === undefined ? undefined : { dag, head, nodes: branch, ...aligned };
       // nothing new: the head is committed as commit() does, from the same snapshot, the branch carried over
       if (settings !== undefined) commit ??= await this.#commitKeeping(settings, snapshot);
       return commit === undefined ? result : { ...result, commit };

@@ -55,12 +55,26 @@ function sameJson(a: Json | undefined, b: Json | undefined): boolean {
 const sameContent = (entry: HistoryEntry, node: Node): boolean =>
   entry.role === node.role && entry.name === node.name && entry.output === node.output && sameJson(entry.input, node.input) && sameJson(entry.metadata as Json | undefined, node.metadata as Json | undefined);
 
-/** Index of the first entry that does not match the branch, the matched nodes, and whether the branch was used up. */
-function match(entries: readonly HistoryEntry[], branch: readonly Node[]): { nodes: Node[]; complete: boolean } {
+/** The entries of an earlier call and the branch it left, one node for each entry: what {@link appendNew} may skip comparing. */
+export interface MatchedBefore {
+  readonly entries: readonly HistoryEntry[];
+  readonly nodes: readonly Node[];
+}
+
+/**
+ * Index of the first entry that does not match the branch, the matched nodes, and whether the branch was used up. An
+ * entry that is the very object `before` paired with the very node at its place was compared then (or its node made
+ * from it): it matches without comparing its content again.
+ */
+function match(entries: readonly HistoryEntry[], branch: readonly Node[], before?: MatchedBefore): { nodes: Node[]; complete: boolean } {
   const nodes: Node[] = [];
   for (let i = 0; i < entries.length && i < branch.length; i += 1) {
     const entry = entries[i] as HistoryEntry;
     const node = branch[i] as Node;
+    if (before !== undefined && entry === before.entries[i] && node === before.nodes[i]) {
+      nodes.push(node);
+      continue;
+    }
     const callerOk = entry.caller === undefined ? node.caller === undefined : nodes[entry.caller]?.id === node.caller;
     if (!callerOk || !sameContent(entry, node)) return { nodes, complete: false };
     nodes.push(node);
@@ -71,14 +85,19 @@ function match(entries: readonly HistoryEntry[], branch: readonly Node[]): { nod
 /**
  * Appends the entries of a history that the session's branch does not hold yet, in one write (a history whose first messages were
  * dropped continues the branch where its first message is, when all of the branch after it matches). When the history leaves the branch
- * after a user, system or assistant message, the head moves back there first, so the rest becomes a sibling branch.
+ * after a user, system or assistant message, the head moves back there first, so the rest becomes a sibling branch. `before`: the
+ * entries and branch of the session's previous call, whose entries passed again at the same place are not compared again.
  *
  * @internal
  */
-export async function appendNew(target: AppendNewTarget, entries: readonly HistoryEntry[]): Promise<{ readonly result: AppendNewResult; readonly branch: readonly Node[] }> {
+export async function appendNew(
+  target: AppendNewTarget,
+  entries: readonly HistoryEntry[],
+  before?: MatchedBefore,
+): Promise<{ readonly result: AppendNewResult; readonly branch: readonly Node[] }> {
   const head = await target.head();
   let branch = head === null ? [] : await target.branch(head);
-  let { nodes, complete } = match(entries, branch);
+  let { nodes, complete } = match(entries, branch, before);
   // where the history starts in the branch
   let from = 0;
   if (nodes.length === 0 && entries.length > 0) {
