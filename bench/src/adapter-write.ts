@@ -4,11 +4,14 @@
  * `--saver session` (default) times `Session.appendNew(history, { commit: {} })` on one session object, the one write
  * the SDK clients and the AI SDK middleware make (`--separate`: `appendNew(history)` then `commit()`, two writes, as
  * they did before the one-write call; that form runs on earlier versions too; `--reopen`: a session object opened
- * afresh for every call, as a stateless backend does, so nothing is kept between calls); `--saver langgraph` times `CtxgitSaver.put` of the LangChain
+ * afresh for every call, as a stateless backend does, so nothing is kept between calls). Each call's entries are new
+ * objects, as the clients and the middleware convert the messages anew each call; `--same-entries` passes the same
+ * entry objects every call (a caller that keeps its converted messages: `appendNew` compares only the new ones);
+ * `--saver langgraph` times `CtxgitSaver.put` of the LangChain
  * message list, alternating call by call with `SqliteSaver.put` of the same checkpoint (its defaults: WAL,
  * synchronous NORMAL, no fsync per commit). Prints JSON: medians and p95 in milliseconds.
  *
- * `node --conditions=@ctxgit/source --import tsx bench/src/adapter-write.ts [--saver session|langgraph] [--separate] [--reopen] [--turns 100] [--measured 20]`
+ * `node --conditions=@ctxgit/source --import tsx bench/src/adapter-write.ts [--saver session|langgraph] [--separate] [--reopen] [--same-entries] [--turns 100] [--measured 20]`
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +35,7 @@ const turns = Number(scriptArg(argv, 'turns', '100'));
 const measured = Number(scriptArg(argv, 'measured', '20'));
 const separate = argv.includes('--separate');
 const reopen = argv.includes('--reopen');
+const sameEntries = argv.includes('--same-entries');
 const MODEL = 'openai:gpt-4o';
 const WINDOW = 32_000;
 
@@ -49,16 +53,17 @@ try {
     await s.commit();
     const times: number[] = [];
     for (let turn = turns + 1; turn <= turns + measured; turn++) {
+      const history = sameEntries ? upTo(entries, turn) : upTo(entries, turn).map((e) => ({ ...e }));
       const a = performance.now();
       const session = reopen ? await repo.openSession('bench') : s;
       if (separate) {
-        await session.appendNew(upTo(entries, turn));
+        await session.appendNew(history);
         await session.commit();
-      } else await session.appendNew(upTo(entries, turn), { commit: {} });
+      } else await session.appendNew(history, { commit: {} });
       times.push(performance.now() - a);
       await repo.settled(); // the roll-up the write started in the background, untimed: it runs during the model call in a backend (the storage topic times it)
     }
-    process.stdout.write(`${JSON.stringify({ saver, separate, reopen, turns, measured, medianMs: round(median(times)), p95Ms: round(p95(times)) })}\n`);
+    process.stdout.write(`${JSON.stringify({ saver, separate, reopen, sameEntries, turns, measured, medianMs: round(median(times)), p95Ms: round(p95(times)) })}\n`);
   } else {
     const list = langchainMessages(chain.entries);
     const Database = loadBetterSqlite3(() => undefined);
