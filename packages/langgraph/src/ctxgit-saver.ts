@@ -7,8 +7,7 @@ import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMeta
 import { BaseCheckpointSaver, TASKS, WRITES_IDX_MAP, compareWritesSortKeys, maxChannelVersion, writesSortKey } from '@langchain/langgraph-checkpoint';
 import { decodeName, encodeName } from './encode-name.js';
 import { MissingConfigError } from './errors.js';
-import { historyOf } from './messages-to-history.js';
-import type { ConvertedMessage } from './messages-to-history.js';
+import { HistoryMemo } from './messages-to-history.js';
 import { THREADS_PREFIX, ThreadTree, nsDir } from './thread-tree.js';
 import type { ThreadState } from './thread-tree.js';
 
@@ -54,9 +53,9 @@ interface WriteRecord {
 }
 
 const utf8 = new TextDecoder();
-/** A message's blob: its serialization type and object id. */
+/** A message's blob: its serialization type as its file names end (encoded once), and its object id. */
 interface StoredMessage {
-  readonly type: string;
+  readonly suffix: string;
   readonly oid: string;
 }
 
@@ -76,8 +75,19 @@ interface Written {
   readonly chunks: Map<object, StoredChunk>;
 }
 
-/** Sessions a saver keeps open (threads in use at once; a session closed is opened again on its next put). */
+/** Sessions a saver keeps open, and threads whose last message list it keeps (threads in use at once; a session closed is opened again on its next put). */
 const OPEN_SESSIONS = 32;
+
+/** `value` set under `key` as the newest entry of `map`, the oldest dropped past {@link OPEN_SESSIONS}; returns `value`. */
+function keepLatest<V>(map: Map<string, V>, key: string, value: V): V {
+  map.delete(key);
+  map.set(key, value);
+  for (const old of map.keys()) {
+    if (map.size <= OPEN_SESSIONS) break;
+    map.delete(old);
+  }
+  return value;
+}
 
 function typed([type, bytes]: [string, Uint8Array]): Typed {
   return type === 'json' ? { json: JSON.parse(utf8.decode(bytes)) as unknown } : { type, base64: Buffer.from(bytes).toString('base64') };
@@ -134,10 +144,11 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   /** The chunk trees of the message lists earlier puts stored, by their first message (see {@link LIST_CHUNK}). */
   readonly #chunks = new WeakMap<object, StoredChunk>();
   /**
-   * The history entry each message became, by object: a put converts only its new messages, and the session, given the
-   * same entry objects as the put before, compares only those (see `Session.appendNew`).
+   * The message lists of the threads put lately (per thread and namespace, newest last, as many as {@link OPEN_SESSIONS}):
+   * a put converts only its new messages, and the session, given the same entry objects as the put before, compares
+   * only those (see `Session.appendNew`).
    */
-  readonly #entries = new WeakMap<object, ConvertedMessage>();
+  readonly #histories = new Map<string, HistoryMemo>();
 
   /** @param opts - see {@link CtxgitSaverOptions} */
   constructor(opts: CtxgitSaverOptions) {
@@ -232,7 +243,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       for (const [channel, version] of Object.entries(newVersions)) {
         if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
         const value: unknown = values[channel];
-        const history = channel === this.#messages ? historyOf(value, this.#entries) : undefined;
+        const history = channel === this.#messages ? this.#history(threadId, ns).convert(value) : undefined;
         edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, history !== undefined ? written : undefined)));
         if (history !== undefined) context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
       }
@@ -287,6 +298,12 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     });
   }
 
+  /** The history memo of a thread's namespace, made the newest (the oldest past {@link OPEN_SESSIONS} dropped). */
+  #history(threadId: string, ns: string): HistoryMemo {
+    const key = `${threadId}\0${ns}`;
+    return keepLatest(this.#histories, key, this.#histories.get(key) ?? new HistoryMemo());
+  }
+
   /**
    * Runs `fn` after every earlier write of the thread (in this saver), as one batch of writes: its objects go to the
    * repository as a pack before each ref it moves, not as a file (and an fsync) each.
@@ -331,10 +348,10 @@ export class CtxgitSaver extends BaseCheckpointSaver {
         let stored = this.#stored.get(message) ?? messages.messages.get(message);
         if (stored === undefined) {
           const [type, bytes] = await this.serde.dumpsTyped(message);
-          stored = { type, oid: await this.#tree.writeBlob(bytes) };
+          stored = { suffix: encodeName(type), oid: await this.#tree.writeBlob(bytes) };
           messages.messages.set(message, stored);
         }
-        entries.push({ path: [`${String(from + i).padStart(6, '0')}.${encodeName(stored.type)}`], oid: stored.oid, type: 'blob' });
+        entries.push({ path: [`${String(from + i).padStart(6, '0')}.${stored.suffix}`], oid: stored.oid, type: 'blob' });
       }
       const oid = await this.#tree.writeTree(entries);
       messages.chunks.set(members[0] as object, { from, members, oid });
@@ -375,14 +392,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
 
   /** The session kept open under `name`, else `open()`'s, kept for the next puts (the {@link OPEN_SESSIONS} latest). */
   async #kept(name: string, open: () => Promise<Session>): Promise<Session> {
-    const session = this.#open.get(name) ?? (await open());
-    this.#open.delete(name);
-    this.#open.set(name, session);
-    for (const old of this.#open.keys()) {
-      if (this.#open.size <= OPEN_SESSIONS) break;
-      this.#open.delete(old);
-    }
-    return session;
+    return keepLatest(this.#open, name, this.#open.get(name) ?? (await open()));
   }
 
   async #record(state: ThreadState, ns: string, id: string): Promise<CheckpointRecord | undefined> {

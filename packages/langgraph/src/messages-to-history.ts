@@ -23,7 +23,7 @@ interface ToolCall {
 }
 
 /** What a message became at its place in a list: its entry; for an AI message its calls, for a tool message the AI message it answered. */
-export interface ConvertedMessage {
+interface ConvertedMessage {
   readonly at: number;
   readonly entry: HistoryEntry;
   readonly calls: readonly ToolCall[];
@@ -44,18 +44,30 @@ function converted(message: BaseMessage, at: number): ConvertedMessage | undefin
   return { at, entry, calls };
 }
 
+/** A call issued and not yet answered: the place and object of the AI message that issued it, and the call. */
+interface OpenCall {
+  readonly caller: number;
+  readonly from: object;
+  readonly call: ToolCall;
+}
+
+/** A list converted: its messages (a copy), their entries, and the calls still unanswered at its end. */
+interface ConvertedList {
+  readonly messages: readonly object[];
+  readonly entries: readonly HistoryEntry[];
+  readonly open: ReadonlyMap<string, OpenCall>;
+}
+
 /**
- * {@link messagesToHistory}, with `memo` holding what each message object became at its place: a message met again at
- * the same place (a tool message answering the same AI message object) gives the same entry object, not converted
- * again; the others are converted and remembered. The memo assumes a message is never changed in place.
+ * The messages of `value` after those of `start` converted on from where it ended; `memo` gives a message met before at
+ * the same place (a tool message answering the same AI message object) its earlier entry object, and learns the others.
+ * Undefined when a message is of no known type or answers no open call.
  */
-export function historyOf(value: unknown, memo?: WeakMap<object, ConvertedMessage>): HistoryEntry[] | undefined {
-  if (!Array.isArray(value) || !value.every((m) => isBaseMessage(m))) return undefined;
-  const entries: HistoryEntry[] = [];
-  // the calls issued and not yet answered, by id: the caller's place and object, the tool's name and arguments
-  const open = new Map<string, { caller: number; from: object; call: ToolCall }>();
-  for (const message of value as BaseMessage[]) {
-    const at = entries.length;
+function convertList(value: readonly BaseMessage[], start: ConvertedList | undefined, memo: WeakMap<object, ConvertedMessage> | undefined): ConvertedList | undefined {
+  const entries = start === undefined ? [] : [...start.entries];
+  const open = new Map(start?.open);
+  for (let at = entries.length; at < value.length; at++) {
+    const message = value[at] as BaseMessage;
     const before = memo?.get(message);
     let done: ConvertedMessage | undefined;
     if (message.getType() === 'tool') {
@@ -78,7 +90,31 @@ export function historyOf(value: unknown, memo?: WeakMap<object, ConvertedMessag
     if (done !== before) memo?.set(message, done);
     entries.push(done.entry);
   }
-  return entries;
+  return { messages: [...value], entries, open };
+}
+
+/**
+ * What converts one thread's message lists, put after put, looking only at what is new: the last list converted (a
+ * list that begins with all of its messages, as the next turn's does, goes on from its end without looking at them
+ * again), and what each message object became at its place (a message met again there gives the same entry object,
+ * which `Session.appendNew` does not compare again). A message is taken never to change in place: LangGraph's reducers
+ * replace a message by a new object.
+ */
+export class HistoryMemo {
+  readonly #messages = new WeakMap<object, ConvertedMessage>();
+  #last: ConvertedList | undefined;
+
+  /** {@link messagesToHistory} of `value`, converting only the messages not met before at their place. */
+  convert(value: unknown): readonly HistoryEntry[] | undefined {
+    if (!Array.isArray(value)) return undefined;
+    const last = this.#last;
+    const start = last !== undefined && value.length >= last.messages.length && last.messages.every((m, i) => value[i] === m) ? last : undefined;
+    // the messages of `start` were checked when it was converted
+    for (let i = start?.messages.length ?? 0; i < value.length; i++) if (!isBaseMessage(value[i])) return undefined;
+    const done = convertList(value as BaseMessage[], start, this.#messages);
+    if (done !== undefined) this.#last = done;
+    return done?.entries;
+  }
 }
 
 /**
@@ -97,5 +133,7 @@ export function historyOf(value: unknown, memo?: WeakMap<object, ConvertedMessag
  * ```
  */
 export function messagesToHistory(value: unknown): HistoryEntry[] | undefined {
-  return historyOf(value);
+  if (!Array.isArray(value) || !value.every((m) => isBaseMessage(m))) return undefined;
+  const done = convertList(value as BaseMessage[], undefined, undefined);
+  return done === undefined ? undefined : [...done.entries];
 }

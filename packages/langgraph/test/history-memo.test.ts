@@ -1,11 +1,10 @@
-// The checkpointer converts only the messages a put brings (historyOf with its memo): checked against the plain
+// The checkpointer converts only the messages a put brings (a HistoryMemo per thread): checked against the plain
 // conversion on versions of a message list that keep, replace, drop and add messages, as LangGraph's reducers do.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { historyOf, messagesToHistory } from '../src/messages-to-history.js';
-import type { ConvertedMessage } from '../src/messages-to-history.js';
+import { HistoryMemo, messagesToHistory } from '../src/messages-to-history.js';
 
 /** A round: a question, an answer calling `calls` tools (each answered), or a plain answer. */
 function round(n: number, calls: number): BaseMessage[] {
@@ -45,12 +44,12 @@ function apply(list: readonly BaseMessage[], c: Change, n: number): BaseMessage[
 it('property: with the memo, each version converts as the plain conversion does, and a message kept at its place gives the same entry object', () => {
   fc.assert(
     fc.property(fc.array(change, { minLength: 1, maxLength: 12 }), (changes) => {
-      const memo = new WeakMap<object, ConvertedMessage>();
+      const memo = new HistoryMemo();
       let list: BaseMessage[] = [new SystemMessage('be brief')];
       let before: { list: readonly BaseMessage[]; entries: readonly unknown[] } | undefined;
       for (const [n, c] of changes.entries()) {
         list = apply(list, c, n);
-        const entries = historyOf(list, memo);
+        const entries = memo.convert(list);
         expect(entries).toEqual(messagesToHistory(list));
         if (entries === undefined) continue;
         // kept at its place, and a tool message still answering the same AI message object: the same entry
@@ -69,12 +68,26 @@ it('property: with the memo, each version converts as the plain conversion does,
 });
 
 it('a tool message converts again when the AI message it answers is a new object (its call may have new arguments)', () => {
-  const memo = new WeakMap<object, ConvertedMessage>();
+  const memo = new HistoryMemo();
   const human = new HumanMessage('q');
   const result = new ToolMessage({ content: 'r', tool_call_id: 'c1' });
-  const first = historyOf([human, new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'read', args: { path: 'a' } }] }), result], memo);
-  const second = historyOf([human, new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'read', args: { path: 'b' } }] }), result], memo);
+  const first = memo.convert([human, new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'read', args: { path: 'a' } }] }), result]);
+  const second = memo.convert([human, new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'read', args: { path: 'b' } }] }), result]);
   expect(second?.[0]).toBe(first?.[0]);
   expect(second?.[2]).not.toBe(first?.[2]);
   expect(second?.[2]?.input).toEqual({ path: 'b' });
+});
+
+it('a list that goes on from the last one converts only its new messages; anything but messages after them is no history', () => {
+  const memo = new HistoryMemo();
+  const list = [new SystemMessage('be brief'), ...round(0, 1)];
+  const first = memo.convert(list);
+  const longer = [...list, ...round(1, 2)];
+  const second = memo.convert(longer);
+  expect(second).toEqual(messagesToHistory(longer));
+  expect(second?.slice(0, list.length).every((e, i) => e === first?.[i])).toBe(true);
+  expect(memo.convert([...longer, 'not a message'])).toBeUndefined();
+  // a tool message answering no open call: no history either, and the memo goes on from the last good list
+  expect(memo.convert([...longer, new ToolMessage({ content: 'r', tool_call_id: 'nobody' })])).toBeUndefined();
+  expect(memo.convert([...longer, new HumanMessage('next')])).toEqual(messagesToHistory([...longer, new HumanMessage('next')]));
 });
