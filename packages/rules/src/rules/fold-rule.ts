@@ -174,10 +174,10 @@ function paidMergeRuns(items: readonly ContextItem[], o: ResolvedRulesOptions, c
  * once their cache reads have cost four times the merge's rewrite (a ski rental, as for a paid fold), the merge is
  * cheaper than carrying them on — soon where cache reads are dear (half the input price on OpenAI's gpt-4o).
  */
-function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
+function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext, paidRuns: () => readonly Run[]): Fold[] {
   const share = o.summaryShare * ctx.band.historyBudget;
   const total = summaryTokens(l.items);
-  if (total <= share) return paidMerges(l, o, ctx);
+  if (total <= share) return paidMerges(l, paidRuns(), o, ctx);
   // What the merges must take off the summaries' tokens (each merged summary costs up to a third of the brief's bytes).
   let excess = total - share / 2;
   const limit = mergeLimit(l.items);
@@ -206,10 +206,10 @@ function mergeSummaries(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext)
   return folds;
 }
 
-/** Each run of {@link paidMergeRuns} folded into one summary of summaries. */
-function paidMerges(l: FoldIndex, o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
+/** Each of the runs ({@link paidMergeRuns} of `l.items`) folded into one summary of summaries. */
+function paidMerges(l: FoldIndex, runs: readonly Run[], o: ResolvedRulesOptions, ctx: RuleContext): Fold[] {
   const folds: Fold[] = [];
-  for (const run of paidMergeRuns(l.items, o, ctx)) {
+  for (const run of runs) {
     const plan = planFold(l, run.at, o, ctx, 'fold_summaries');
     if (plan.saved > 0) folds.push({ at: run.at, summary: plan.summary });
   }
@@ -281,12 +281,14 @@ export function foldRule(options: RulesOptions = {}): Rule {
       let h = ctx.historyTokens(items);
       const triggered = h > band.upper || (band.epochs && h > band.lower && ctx.epochOpen(items));
       // Below the marks, a fold of the finished runs after the newest summary (or a merge of the summaries) is made once
-      // it has paid for itself.
-      const paid = !triggered && (paysNow(items, o, ctx) || paidMergeRuns(items, o, ctx).length > 0);
+      // it has paid for itself. The merges' runs are found at most once a turn: the trigger and the merge both ask.
+      let paidRuns: Run[] | undefined;
+      const paidRunsOnce = (): Run[] => (paidRuns ??= paidMergeRuns(items, o, ctx));
+      const paid = !triggered && (paysNow(items, o, ctx) || paidRunsOnce().length > 0);
       if (!triggered && !paid) return items;
       let cur = new FoldIndex(items, ctx.foldedOf);
       // The live summaries past their share merge first: what they free is folded no more.
-      const merges = mergeSummaries(cur, o, ctx);
+      const merges = mergeSummaries(cur, o, ctx, paidRunsOnce);
       if (merges.length > 0) {
         cur = new FoldIndex(applyFolds(cur.items, merges), ctx.foldedOf);
         h = ctx.historyTokens(cur.items);
