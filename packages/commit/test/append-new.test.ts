@@ -1,6 +1,7 @@
 import { branchView } from '@ctxgit/dag';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readBlob, readRef, writeBlob } from '../src/git/index.js';
 import { HistoryDivergedError } from '../src/index.js';
 import type { HistoryEntry } from '../src/index.js';
 import { FS_KINDS, stepClock } from './helpers.js';
@@ -47,6 +48,41 @@ describe.each(FS_KINDS)('Session.appendNew on $name', (kind) => {
     expect([window.matched, window.appended.map((n) => n.output)]).toEqual([3, ['and hidden files?']]);
     const c = await s.commit();
     expect(c.items.map((i) => i.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+});
+
+describe.each(FS_KINDS)('Session.appendNew beforeRefs on $name', (kind) => {
+  it("runs with the new commit before any ref moves: its objects are the turn's, readable once the call resolves", async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    await s.appendNew([q], { commit: {} });
+    const refs = async () => [await s.head(), await readRef(repo.git, 'refs/ctxgit/sessions/chat/context')];
+    const before = await refs();
+    const seen: { commit: string; refs: unknown[]; blob: string }[] = [];
+    const { commit } = await s.appendNew([q, done], {
+      commit: {},
+      beforeRefs: async (c) => {
+        seen.push({ commit: c.id, refs: await refs(), blob: await writeBlob(repo.git, `record of ${c.id}\n`) });
+      },
+    });
+    expect(seen).toEqual([{ commit: commit.id, refs: before, blob: expect.any(String) }]);
+    expect(new TextDecoder().decode(await readBlob(repo.git, seen[0]?.blob ?? ''))).toBe(`record of ${commit.id}\n`);
+    // nothing appended: the head's commit is returned, the hook not called
+    const again = await s.appendNew([q, done], { commit: {}, beforeRefs: async () => void seen.push({ commit: '', refs: [], blob: '' }) });
+    expect([again.commit.id, seen.length]).toEqual([commit.id, 1]);
+  });
+
+  it('moves nothing when the hook rejects, and refuses a hook without commit or that is not a function, before writing', async () => {
+    const { repo } = await kind.open(stepClock());
+    const s = await repo.createSession('chat', { model: 'openai:gpt-4o' });
+    await s.appendNew([q], { commit: {} });
+    const head = await s.head();
+    await expect(s.appendNew([q, done], { commit: {}, beforeRefs: async () => Promise.reject(new Error('record failed')) })).rejects.toThrow('record failed');
+    expect(await s.head()).toBe(head);
+    await expect(s.appendNew([q, done], { beforeRefs: async () => undefined })).rejects.toMatchObject({ code: 'E_COMMIT_INVALID_OPTION', data: { option: 'opts.beforeRefs' } });
+    await expect(s.appendNew([q, done], { commit: {}, beforeRefs: 'later' as never })).rejects.toMatchObject({ code: 'E_COMMIT_INVALID_OPTION', data: { option: 'opts.beforeRefs' } });
+    expect(await s.head()).toBe(head);
+    expect((await s.appendNew([q, done], { commit: {} })).appended).toHaveLength(1);
   });
 });
 

@@ -239,23 +239,43 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       const before = await this.#tree.state(threadId);
       // the parent's ContextCommit stays the checkpoint's until the messages change
       const from = parent === undefined ? undefined : await this.#record(before, ns, parent);
-      let context: CheckpointContext | undefined = from?.context;
+      let history: readonly HistoryEntry[] | undefined;
       for (const [channel, version] of Object.entries(newVersions)) {
         if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
         const value: unknown = values[channel];
-        const history = channel === this.#messages ? this.#history(threadId, ns).convert(value) : undefined;
-        edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, history !== undefined ? written : undefined)));
-        if (history !== undefined) context = history.length === 0 ? undefined : await this.#mirror(before, threadId, ns, context?.session, history);
+        const converted = channel === this.#messages ? this.#history(threadId, ns).convert(value) : undefined;
+        edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, converted !== undefined ? written : undefined)));
+        if (converted !== undefined) history = converted;
       }
-      const record: CheckpointRecord = {
-        ...(parent === undefined ? {} : { parent }),
-        checkpoint: typed(await this.serde.dumpsTyped(rest)),
-        metadata: typed(await this.serde.dumpsTyped(metadata)),
-        ...(context === undefined ? {} : { context }),
-      };
-      edits.push({ path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid: await this.#tree.writeBlob(pretty(record)), type: 'blob' });
+      const checkpointTyped = typed(await this.serde.dumpsTyped(rest));
+      const metadataTyped = typed(await this.serde.dumpsTyped(metadata));
       const step = typeof metadata?.step === 'number' ? ` step ${metadata.step}` : '';
-      await this.#tree.change(threadId, async () => ({ edits, message: `checkpoint ${checkpoint.id}${ns === '' ? '' : ` in ${ns}`}${step}${metadata?.source === undefined ? '' : ` (${metadata.source})`}` }));
+      const message = `checkpoint ${checkpoint.id}${ns === '' ? '' : ` in ${ns}`}${step}${metadata?.source === undefined ? '' : ` (${metadata.source})`}`;
+      // the thread's edits with the record naming the checkpoint's ContextCommit
+      const withRecord = async (context: CheckpointContext | undefined): Promise<TreeEdit[]> => {
+        const record: CheckpointRecord = {
+          ...(parent === undefined ? {} : { parent }),
+          checkpoint: checkpointTyped,
+          metadata: metadataTyped,
+          ...(context === undefined ? {} : { context }),
+        };
+        const oid = await this.#tree.writeBlob(pretty(record));
+        return [...edits, { path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid, type: 'blob' }];
+      };
+      // with a new turn, the thread's commit is written before the session's refs move (one pack for both); its ref
+      // moves after them
+      let early: { context: CheckpointContext; edits: TreeEdit[]; commit: string } | undefined;
+      let context = from?.context;
+      if (history !== undefined && history.length === 0) context = undefined;
+      else if (history !== undefined) {
+        context = await this.#mirror(before, threadId, ns, context?.session, history, async (turn) => {
+          const all = await withRecord(turn);
+          early = { context: turn, edits: all, commit: await this.#tree.prepare(before, all, message) };
+        });
+      }
+      const kept = early !== undefined && early.context.commit === context?.commit && early.context.session === context.session ? early : undefined;
+      const final = kept?.edits ?? (await withRecord(context));
+      await this.#tree.change(threadId, async () => ({ edits: final, message }), kept === undefined ? undefined : { state: before, commit: kept.commit });
       for (const [message, stored] of written.messages) this.#stored.set(message, stored);
       for (const [first, chunk] of written.chunks) this.#chunks.set(first, chunk);
     });
@@ -360,21 +380,29 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     return edits;
   }
 
-  /** Appends the new messages to the session, and commits. */
-  async #mirror(state: ThreadState, threadId: string, ns: string, parentSession: string | undefined, history: readonly HistoryEntry[]): Promise<CheckpointContext> {
+  /** Appends the new messages to the session, and commits; `beforeRefs` gets the context of a new turn before the session's refs move. */
+  async #mirror(
+    state: ThreadState,
+    threadId: string,
+    ns: string,
+    parentSession: string | undefined,
+    history: readonly HistoryEntry[],
+    beforeRefs: (context: CheckpointContext) => Promise<void>,
+  ): Promise<CheckpointContext> {
     let session = await this.#session(state, threadId, ns, parentSession);
     // the new messages and their commit land in one write; the session options' request frame holds for every
     // commit, a reopened session's too
     const request = this.#sessionOptions.request;
     const commitOptions = { commit: request === undefined ? {} : { request } };
+    const options = (s: Session) => ({ ...commitOptions, beforeRefs: (c: ContextCommit) => beforeRefs({ session: s.name, commit: c.id, headNodeId: c.headNodeId }) });
     let commit: ContextCommit;
     try {
-      ({ commit } = await session.appendNew(history, commitOptions));
+      ({ commit } = await session.appendNew(history, options(session)));
     } catch (err) {
       if (!(err instanceof HistoryDivergedError)) throw err;
       // the messages no longer match the session (replaced): they go on in a fresh session
       session = await this.#session(state, threadId, ns, parentSession, true);
-      ({ commit } = await session.appendNew(history, commitOptions));
+      ({ commit } = await session.appendNew(history, options(session)));
     }
     return { session: session.name, commit: commit.id, headNodeId: commit.headNodeId };
   }

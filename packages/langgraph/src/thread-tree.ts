@@ -65,18 +65,32 @@ export class ThreadTree {
     return tree === null ? undefined : readPath(this.#git, tree, path);
   }
 
+  /** The commit of `edits` on `state` (`null` empties the tree: a deleted thread), written, its ref not moved. */
+  async prepare(state: ThreadState, edits: readonly TreeEdit[] | null, message: string): Promise<string> {
+    const tree = edits === null ? await updateTree(this.#git, null, []) : await updateTree(this.#git, state.tree, edits);
+    const when = { name: 'ctxgit langgraph', email: 'langgraph@ctxgit', timestamp: Math.floor(this.#clock() / 1000), timezoneOffset: 0 };
+    return writeCommit(this.#git, { tree, parents: state.commit === null ? [] : [state.commit], message, author: when });
+  }
+
   /**
    * Applies `build(state)`'s edits as one commit on the thread's ref, rebuilt on the new state when another writer
-   * moved or held the ref (up to 20 times, waiting 2, 4, 6, … ms).
-   * `edits: null` empties the tree (a deleted thread).
+   * moved or held the ref (up to 20 times, waiting 2, 4, 6, … ms). `prepared`: a commit already written on a state,
+   * tried first. `edits: null` empties the tree (a deleted thread).
    */
-  async change(threadId: string, build: (state: ThreadState) => Promise<{ edits: readonly TreeEdit[] | null; message: string }>): Promise<void> {
+  async change(
+    threadId: string,
+    build: (state: ThreadState) => Promise<{ edits: readonly TreeEdit[] | null; message: string }>,
+    prepared?: { readonly state: ThreadState; readonly commit: string },
+  ): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
-      const state = await this.state(threadId);
-      const { edits, message } = await build(state);
-      const tree = edits === null ? await updateTree(this.#git, null, []) : await updateTree(this.#git, state.tree, edits);
-      const when = { name: 'ctxgit langgraph', email: 'langgraph@ctxgit', timestamp: Math.floor(this.#clock() / 1000), timezoneOffset: 0 };
-      const commit = await writeCommit(this.#git, { tree, parents: state.commit === null ? [] : [state.commit], message, author: when });
+      let state: ThreadState;
+      let commit: string;
+      if (attempt === 0 && prepared !== undefined) ({ state, commit } = prepared);
+      else {
+        state = await this.state(threadId);
+        const { edits, message } = await build(state);
+        commit = await this.prepare(state, edits, message);
+      }
       try {
         await compareAndSwapRef(this.#git, threadRef(threadId), state.commit, commit);
         return;

@@ -1,3 +1,4 @@
+import * as nodeFs from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { openRepo } from '@ctxgit/commit';
 import type { FsLike, Repo } from '@ctxgit/commit';
 import { listTree, readCommitObject, readRef } from '@ctxgit/commit/git';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
 import type { Checkpoint } from '@langchain/langgraph-checkpoint';
 import { Volume, createFsFromVolume } from 'memfs';
@@ -33,6 +35,65 @@ function checkpoint(values: Record<string, unknown>, versions: Record<string, nu
 }
 
 const meta = { source: 'loop' as const, step: 1, parents: {} };
+
+/** `fs` with the targets of its renames (pack files and refs land by a rename) logged into `log`. */
+function renamesLogged(fs: FsLike, log: string[]): FsLike {
+  const promises = new Proxy(fs.promises, {
+    get: (t, k, r) =>
+      k === 'rename'
+        ? async (from: string, to: string) => {
+            log.push(to);
+            return t.rename(from, to);
+          }
+        : (Reflect.get(t, k, r) as unknown),
+  });
+  return new Proxy(fs, {
+    get: (t, k, r) => {
+      if (k === 'promises') return promises;
+      const v = Reflect.get(t, k, r) as unknown;
+      if (k === 'renameSync' && typeof v === 'function') {
+        return (from: string, to: string) => {
+          log.push(to);
+          return (v as (a: string, b: string) => void).call(t, from, to);
+        };
+      }
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+    },
+  });
+}
+
+const logged: { name: string; open(renames: string[]): Promise<Repo> }[] = [
+  { name: 'memfs', open: async (renames) => openRepo({ memory: true, fs: renamesLogged(createFsFromVolume(new Volume()) as unknown as FsLike, renames), fsync: false, clock: () => 1_700_000_000_000 }) },
+  {
+    name: 'disk',
+    open: async (renames) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ctxgit-saver-'));
+      dirs.push(dir);
+      return openRepo({ dir: join(dir, 'r.git'), fs: renamesLogged(nodeFs as unknown as FsLike, renames), clock: () => 1_700_000_000_000 });
+    },
+  },
+];
+
+describe.each(logged)('CtxgitSaver.put on $name, one write', (kind) => {
+  it("writes the session's turn and the thread's checkpoint as one pack, then moves the session's refs and the thread's", async () => {
+    const renames: string[] = [];
+    const repo = await kind.open(renames);
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const messages: BaseMessage[] = [new HumanMessage({ id: 'q', content: 'hi' })];
+    let config = await saver.put({ configurable: { thread_id: 't' } }, checkpoint({ messages }, { messages: 1 }), meta, { messages: 1 });
+    for (const [i, m] of [new AIMessage({ id: 'a', content: 'hello' }), new HumanMessage({ id: 'q2', content: 'and?' })].entries()) {
+      await repo.settled();
+      renames.length = 0;
+      messages.push(m);
+      config = await saver.put(config, checkpoint({ messages: [...messages] }, { messages: i + 2 }), meta, { messages: i + 2 });
+      // what the put renamed into place (the roll-up it starts comes after): one pack, then each ref once
+      const landed = renames.filter((to) => to.endsWith('.pack') || to.includes('/refs/')).map((to) => (to.endsWith('.pack') ? 'pack' : to.slice(to.indexOf('/refs/') + 1)));
+      expect(landed).toEqual(['pack', 'refs/ctxgit/sessions/t/dag', 'refs/ctxgit/sessions/t/context', 'refs/langgraph/t']);
+      // the record names the turn's commit: the session's head's
+      expect((await saver.context(config))?.commit).toBe((await (await repo.openSession('t')).commit()).id);
+    }
+  });
+});
 
 describe.each(kinds)('CtxgitSaver on $name', (kind) => {
   it('appends the messages channel to a session, only what is new, and carries the ContextCommit to later checkpoints', async () => {

@@ -96,6 +96,14 @@ export interface AppendNewOptions {
    * `commit.request`; the result's `commit` is it. @defaultValue undefined: no commit (call {@link Session.commit})
    */
   readonly commit?: CommitOptions;
+  /**
+   * With `commit`: runs with the new head's commit once its objects are written and before the call moves any ref,
+   * so that what a caller records of the commit in the same repository (`@ctxgit/commit/git`'s primitives) goes into
+   * the turn's pack, one write for both; the caller moves its own refs after the call. Not called when the call
+   * appends nothing (the head's commit is then returned as {@link Session.commit} does). When it rejects, nothing
+   * moves and the call rejects with its error. @defaultValue undefined
+   */
+  readonly beforeRefs?: (commit: ContextCommit) => Promise<void>;
 }
 
 /** Options of {@link Session.fork}. */
@@ -295,7 +303,7 @@ export class Session {
     return inBatch(this.#host.core.git, () => this.#appendTurn(contents, this.#settings));
   }
 
-  async #appendTurn(inputs: readonly BatchNodeInput[], settings: SessionSettings, snapshot: DagSnapshot = new Map()): Promise<AppendedTurn> {
+  async #appendTurn(inputs: readonly BatchNodeInput[], settings: SessionSettings, snapshot: DagSnapshot = new Map(), beforeRefs?: (commit: ContextCommit) => Promise<void>): Promise<AppendedTurn> {
     const core = this.#host.core;
     // one snapshot of the DAG for the turn (the caller's, or its own): its ref is read once, the write swaps it from that state
     const deferred = new DeferredWrite(this.#view(snapshot));
@@ -304,6 +312,7 @@ export class Session {
     if (change === undefined) throw new InvalidOptionError('inputs', '(no write)', 'at least one node input');
     const contextBefore = await readRef(core.git, contextRef(this.name));
     const built = await buildLatestCommit(core, settings, pendingDag(storedDag(core.store, this.name, snapshot), change));
+    if (beforeRefs !== undefined) await beforeRefs(built.stored.commit);
     await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : [], this.#settings.lastTime, snapshot));
     await moveContext(core, this.name, contextBefore, built.stored.commit.id);
     return { nodes, commit: built.stored.commit };
@@ -322,7 +331,8 @@ export class Session {
    * entry object; an entry changed in place is not seen.
    *
    * @param entries - the whole history, oldest first; see {@link HistoryEntry}
-   * @param options - see {@link AppendNewOptions}; `commit` (default: none) commits the new head in the same write
+   * @param options - see {@link AppendNewOptions}; `commit` (default: none) commits the new head in the same write,
+   *   `beforeRefs` (default: none) writes the caller's record of that commit in it too
    * @returns how many entries matched, the nodes appended, and with `options.commit` the commit of the new head
    * @throws {@link HistoryDivergedError} when the first entry differs from the branch root or a stored tool result
    *   differs; the validation errors of {@link Session.append}; with `options.commit`, those of {@link Session.commit}
@@ -339,8 +349,12 @@ export class Session {
   /** {@link Session.appendNew} that commits the new head in the same write: the result's `commit` is it. */
   appendNew(entries: readonly HistoryEntry[], options: AppendNewOptions & { readonly commit: CommitOptions }): Promise<AppendNewResult & { readonly commit: ContextCommit }>;
   async appendNew(entries: readonly HistoryEntry[], options: AppendNewOptions = {}): Promise<AppendNewResult> {
-    const opts = plainOptions<AppendNewOptions>(options, 'opts', '{ commit? }');
+    const opts = plainOptions<AppendNewOptions>(options, 'opts', '{ commit?, beforeRefs? }');
     const settings = opts.commit === undefined ? undefined : this.#commitSettings(plainOptions<CommitOptions>(opts.commit, 'opts.commit', '{ request? }'), 'opts.commit.request');
+    const { beforeRefs } = opts;
+    if (beforeRefs !== undefined && (typeof beforeRefs !== 'function' || settings === undefined)) {
+      throw new InvalidOptionError('opts.beforeRefs', typeof beforeRefs === 'function' ? '(without opts.commit)' : beforeRefs, 'a function (commit) => Promise<void>, with opts.commit');
+    }
     const store = this.#host.core.store;
     // without a commit, a DAG write: its roll-up waits for the batch that commits (see #dagBatch)
     return inBatch(this.#host.core.git, async () => {
@@ -353,7 +367,7 @@ export class Session {
       const appendAll = async (inputs: readonly BatchNodeInput[]): Promise<readonly Node[]> => {
         const contents = checkedBatch(inputs, 'entries');
         if (settings === undefined) return dagWrite(this.name, 'appendNew', () => appendNodes(view, this.name, contents, this.#dag()));
-        const turn = await this.#appendTurn(contents, settings, snapshot);
+        const turn = await this.#appendTurn(contents, settings, snapshot, beforeRefs);
         commit = turn.commit;
         return turn.nodes;
       };
