@@ -10,6 +10,6 @@ console.log(`\n${run.checkpoints} checkpoints of thread support-42; its messages
 console.log(`the model would be sent ${run.request.messages.length} messages\n`);
 console.log('read them with plain git:');
 console.log(`  git --git-dir ${dir} log --oneline refs/langgraph/support-42          # one commit per checkpoint and per task's writes`);
-console.log(`  git --git-dir ${dir} ls-tree -r --name-only refs/langgraph/support-42   # ns_/checkpoints/<id>/…, ns_/channels/<channel>/<version>…`);
+console.log(`  git --git-dir ${dir} ls-tree -r --name-only refs/langgraph/support-42   # ns_/checkpoints/<xx>/<id>/…, ns_/channels/<channel>/<xx>/<version>…, ns_/latest`);
 console.log(`  git --git-dir ${dir} log --oneline refs/ctxgit/sessions/${run.session}/context   # the ContextCommits of the conversation`);
 console.log(`  git --git-dir ${dir} fsck --strict`);

@@ -37,7 +37,9 @@ describe('examples/langgraph', () => {
     expect(question.length).toBeGreaterThan(1);
     expect(new Set(question.map((f) => git(dir, 'rev-parse', `refs/langgraph/support-42:${f}`).trim())).size).toBe(1);
     expect(git(dir, 'show', `refs/langgraph/support-42:${question[0] ?? ''}`)).toContain('What is in /srv/app?');
-    const latest = records.sort().at(-1) ?? '';
+    // ns_/latest names the greatest checkpoint id (checkpoints sit in 256 folders by a hash of their id)
+    const latestId = git(dir, 'show', 'refs/langgraph/support-42:ns_/latest').trim();
+    const latest = records.find((f) => f.endsWith(`/${latestId}/checkpoint.json`)) ?? '';
     const record = JSON.parse(git(dir, 'show', `refs/langgraph/support-42:${latest}`)) as { context: { session: string; commit: string }; metadata: { json: { step: number } } };
     expect(record.context).toMatchObject({ session: run.session, commit: run.commit });
     expect(git(dir, 'rev-parse', `refs/ctxgit/sessions/${run.session}/context`).trim()).toBe(run.commit);

@@ -8,7 +8,7 @@ import { BaseCheckpointSaver, TASKS, WRITES_IDX_MAP, compareWritesSortKeys, maxC
 import { decodeName, encodeName } from './encode-name.js';
 import { MissingConfigError } from './errors.js';
 import { HistoryMemo } from './messages-to-history.js';
-import { THREADS_PREFIX, ThreadTree, nsDir } from './thread-tree.js';
+import { THREADS_PREFIX, ThreadTree, checkpointDir, latestPath, versionDir } from './thread-tree.js';
 import type { ThreadState } from './thread-tree.js';
 
 /** Options of {@link CtxgitSaver}. */
@@ -110,7 +110,8 @@ function field(config: RunnableConfig, name: string): string | undefined {
  * A LangGraph.js checkpointer that keeps every thread in a ctxgit repository: one git ref per thread
  * (`refs/langgraph/<thread>`), one git commit per `put`, `putWrites` and `deleteThread`, and in the thread's tree
  * one folder per checkpoint namespace holding each checkpoint (`checkpoint.json`, its pending `writes/`) and each
- * channel value once per version (`channels/<channel>/<version>.<type>`), shared by every checkpoint that holds that
+ * channel value once per version (`channels/<channel>/<xx>/<version>.<type>`; `<xx>` is one of 256 folders, as for
+ * checkpoints), shared by every checkpoint that holds that
  * version. The messages channel is also appended to a ctxgit session per thread and namespace (only what is new),
  * and each checkpoint records the ContextCommit of that turn, so ctxgit's rules and `render` apply to the
  * conversation; each message of it is its own blob, shared by every version that holds it. Messages trimmed at the
@@ -203,7 +204,11 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       for (const nsEntry of await this.#tree.list(state.tree, [])) {
         const ns = decodeName(nsEntry.path.slice(3));
         if (onlyNs !== undefined && ns !== onlyNs) continue;
-        const ids = (await this.#tree.list(state.tree, [nsEntry.path, 'checkpoints'])).map((e) => decodeName(e.path)).sort().reverse();
+        const ids: string[] = [];
+        for (const folder of await this.#tree.list(state.tree, [nsEntry.path, 'checkpoints'])) {
+          for (const e of await this.#tree.list(state.tree, [nsEntry.path, 'checkpoints', folder.path])) ids.push(decodeName(e.path));
+        }
+        ids.sort().reverse();
         for (const id of ids) {
           if (onlyId !== undefined && id !== onlyId) continue;
           if (beforeId !== undefined && id >= beforeId) continue;
@@ -232,7 +237,6 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     // one put at a time per thread: the session append and the thread commit in order
     await this.#serial(threadId, async () => {
       const { channel_values: values, ...rest } = checkpoint;
-      const dir = nsDir(ns);
       const edits: TreeEdit[] = [];
       // the messages and chunks this put writes, remembered once it has landed
       const written: Written = { messages: new Map(), chunks: new Map() };
@@ -244,7 +248,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
         if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
         const value: unknown = values[channel];
         const converted = channel === this.#messages ? this.#history(threadId, ns).convert(value) : undefined;
-        edits.push(...(await this.#valueEdits([dir, 'channels', encodeName(channel)], String(version), value, converted !== undefined ? written : undefined)));
+        edits.push(...(await this.#valueEdits(versionDir(ns, channel, String(version)), String(version), value, converted !== undefined ? written : undefined)));
         if (converted !== undefined) history = converted;
       }
       const checkpointTyped = typed(await this.serde.dumpsTyped(rest));
@@ -260,7 +264,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
           ...(context === undefined ? {} : { context }),
         };
         const oid = await this.#tree.writeBlob(pretty(record));
-        return [...edits, { path: [dir, 'checkpoints', encodeName(checkpoint.id), 'checkpoint.json'], oid, type: 'blob' }];
+        return [...edits, { path: [...checkpointDir(ns, checkpoint.id), 'checkpoint.json'], oid, type: 'blob' }];
       };
       // with a new turn, the thread's commit is written before the session's refs move (one pack for both); its ref
       // moves after them
@@ -270,12 +274,12 @@ export class CtxgitSaver extends BaseCheckpointSaver {
       else if (history !== undefined) {
         context = await this.#mirror(before, threadId, ns, context?.session, history, async (turn) => {
           const all = await withRecord(turn);
-          early = { context: turn, edits: all, commit: await this.#tree.prepare(before, all, message) };
+          early = { context: turn, edits: all, commit: await this.#tree.prepare(before, [...all, ...(await this.#latestEdits(before, ns, checkpoint.id))], message) };
         });
       }
       const kept = early !== undefined && early.context.commit === context?.commit && early.context.session === context.session ? early : undefined;
       const final = kept?.edits ?? (await withRecord(context));
-      await this.#tree.change(threadId, async () => ({ edits: final, message }), kept === undefined ? undefined : { state: before, commit: kept.commit });
+      await this.#tree.change(threadId, async (state) => ({ edits: [...final, ...(await this.#latestEdits(state, ns, checkpoint.id))], message }), kept === undefined ? undefined : { state: before, commit: kept.commit });
       for (const [message, stored] of written.messages) this.#stored.set(message, stored);
       for (const [first, chunk] of written.chunks) this.#chunks.set(first, chunk);
     });
@@ -289,7 +293,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
     const checkpointId = field(config, 'checkpoint_id');
     if (checkpointId === undefined) throw new MissingConfigError('putWrites', 'checkpoint_id');
     const ns = field(config, 'checkpoint_ns') ?? '';
-    const base = [nsDir(ns), 'checkpoints', encodeName(checkpointId), 'writes', encodeName(taskId)];
+    const base = [...checkpointDir(ns, checkpointId), 'writes', encodeName(taskId)];
     const records = await Promise.all(
       writes.map(async ([channel, value], i) => {
         const record: WriteRecord = { task: taskId, channel, path: taskPath ?? '', value: typed(await this.serde.dumpsTyped(value)) };
@@ -424,24 +428,32 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   }
 
   async #record(state: ThreadState, ns: string, id: string): Promise<CheckpointRecord | undefined> {
-    const bytes = await this.#tree.blob(state.tree, [nsDir(ns), 'checkpoints', encodeName(id), 'checkpoint.json']);
+    const bytes = await this.#tree.blob(state.tree, [...checkpointDir(ns, id), 'checkpoint.json']);
     return bytes === undefined ? undefined : (JSON.parse(utf8.decode(bytes)) as CheckpointRecord);
   }
 
   /** The checkpoint with this id, or the latest of the namespace when no id. */
   async #find(state: ThreadState, ns: string, id: string | undefined): Promise<{ id: string; record: CheckpointRecord } | undefined> {
-    let target = id;
-    if (target === undefined) {
-      const ids = (await this.#tree.list(state.tree, [nsDir(ns), 'checkpoints'])).map((e) => decodeName(e.path)).sort();
-      target = ids.at(-1);
-    }
+    const target = id ?? (await this.#latest(state, ns));
     if (target === undefined) return undefined;
     const record = await this.#record(state, ns, target);
     return record === undefined ? undefined : { id: target, record };
   }
 
+  /** The greatest checkpoint id of the namespace (`latest`), or undefined for none. */
+  async #latest(state: ThreadState, ns: string): Promise<string | undefined> {
+    const bytes = await this.#tree.blob(state.tree, latestPath(ns));
+    return bytes === undefined ? undefined : utf8.decode(bytes).slice(0, -1);
+  }
+
+  /** The edit that makes `id` the namespace's latest checkpoint on `state` when it is greater than the one there (none otherwise). */
+  async #latestEdits(state: ThreadState, ns: string, id: string): Promise<TreeEdit[]> {
+    const latest = await this.#latest(state, ns);
+    return latest !== undefined && latest >= id ? [] : [{ path: latestPath(ns), oid: await this.#tree.writeBlob(`${id}\n`), type: 'blob' }];
+  }
+
   async #writes(state: ThreadState, ns: string, id: string): Promise<CheckpointPendingWrite[]> {
-    const base = [nsDir(ns), 'checkpoints', encodeName(id), 'writes'];
+    const base = [...checkpointDir(ns, id), 'writes'];
     const keyed: { key: ReturnType<typeof writesSortKey>; write: CheckpointPendingWrite }[] = [];
     for (const task of await this.#tree.list(state.tree, base)) {
       for (const entry of await this.#tree.list(state.tree, [...base, task.path])) {
@@ -456,7 +468,7 @@ export class CtxgitSaver extends BaseCheckpointSaver {
   async #values(state: ThreadState, ns: string, versions: Readonly<Record<string, string | number>>): Promise<Record<string, unknown>> {
     const values: Record<string, unknown> = {};
     for (const [channel, version] of Object.entries(versions)) {
-      const base = [nsDir(ns), 'channels', encodeName(channel)];
+      const base = versionDir(ns, channel, String(version));
       const prefix = `${encodeName(String(version))}.`;
       const entry = (await this.#tree.list(state.tree, base)).find((e) => e.path.startsWith(prefix));
       if (entry === undefined) continue;

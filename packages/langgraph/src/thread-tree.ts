@@ -16,6 +16,32 @@ export function nsDir(ns: string): string {
   return `ns_${encodeName(ns)}`;
 }
 
+/**
+ * The folder (of 256) a name's entry goes in: two hex digits of the FNV-1a hash of its encoded form, so that a put
+ * rewrites a folder of 1/256 of a namespace's checkpoints (or of a channel's versions), not one of all of them.
+ */
+export function shard(encoded: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < encoded.length; i++) h = Math.imul(h ^ encoded.charCodeAt(i), 0x01000193);
+  return ((h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24)) & 0xff).toString(16).padStart(2, '0');
+}
+
+/** The folder of a checkpoint: `ns_<ns>/checkpoints/<shard>/<id>`. */
+export function checkpointDir(ns: string, id: string): string[] {
+  const name = encodeName(id);
+  return [nsDir(ns), 'checkpoints', shard(name), name];
+}
+
+/** The folder of a channel's values whose version is `version`: `ns_<ns>/channels/<channel>/<shard>`. */
+export function versionDir(ns: string, channel: string, version: string): string[] {
+  return [nsDir(ns), 'channels', encodeName(channel), shard(encodeName(version))];
+}
+
+/** The file naming a namespace's greatest checkpoint id (what a read without an id returns): `ns_<ns>/latest`. */
+export function latestPath(ns: string): string[] {
+  return [nsDir(ns), 'latest'];
+}
+
 /** The state of a thread: its ref's commit and that commit's tree (null for a thread never written or deleted). */
 export interface ThreadState {
   readonly commit: string | null;

@@ -7,11 +7,13 @@ import type { FsLike, Repo } from '@ctxgit/commit';
 import { listTree, readCommitObject, readRef } from '@ctxgit/commit/git';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
+import type { RunnableConfig } from '@langchain/core/runnables';
 import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
 import type { Checkpoint } from '@langchain/langgraph-checkpoint';
 import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CtxgitSaver, MissingConfigError, messagesToHistory } from '../src/index.js';
+import { versionDir } from '../src/thread-tree.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -144,7 +146,7 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     const repo = await kind.open();
     const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
     const all = Array.from({ length: 601 }, (_, i) => (i % 2 === 0 ? new HumanMessage({ id: `m${i}`, content: `q ${i}` }) : new AIMessage({ id: `m${i}`, content: `a ${i}` })));
-    const chunks = async (version: number) => listTree(repo.git, (await readCommitObject(repo.git, (await readRef(repo.git, 'refs/langgraph/t')) ?? '')).tree, ['ns_', 'channels', 'messages', `${version}.list`]);
+    const chunks = async (version: number) => listTree(repo.git, (await readCommitObject(repo.git, (await readRef(repo.git, 'refs/langgraph/t')) ?? '')).tree, [...versionDir('', 'messages', String(version)), `${version}.list`]);
     let config = await saver.put({ configurable: { thread_id: 't' } }, checkpoint({ messages: all.slice(0, 300) }, { messages: 1 }), meta, { messages: 1 });
     config = await saver.put(config, checkpoint({ messages: all }, { messages: 2 }), meta, { messages: 2 });
     const [one, two] = [await chunks(1), await chunks(2)];
@@ -163,6 +165,56 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     const first = await listTree(repo.git, three[0]?.oid ?? '', []);
     expect([first[0]?.path, first.at(-1)?.path]).toEqual(['000000.json', '000255.json']);
     expect((await fresh.getTuple(config))?.checkpoint.channel_values).toEqual({ messages: all.slice(256) });
+  });
+
+  it("spreads a namespace's checkpoints and a channel's versions over 256 folders: a put rewrites no folder of them all", async () => {
+    const repo = await kind.open();
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const tree = async () => (await readCommitObject(repo.git, (await readRef(repo.git, 'refs/langgraph/t')) ?? '')).tree;
+    /** The entry counts of the trees in `after` that `before` does not have: what a put wrote. */
+    const written = async (before: string, after: string): Promise<number[]> => {
+      const seen = new Set<string>();
+      const walk = async (oid: string, out: Set<string>): Promise<void> => {
+        if (out.has(oid)) return;
+        out.add(oid);
+        for (const e of await listTree(repo.git, oid, [])) if (e.type === 'tree') await walk(e.oid, out);
+      };
+      await walk(before, seen);
+      const counts: number[] = [];
+      const fresh = async (oid: string): Promise<void> => {
+        if (seen.has(oid)) return;
+        seen.add(oid);
+        const entries = await listTree(repo.git, oid, []);
+        counts.push(entries.length);
+        for (const e of entries) if (e.type === 'tree') await fresh(e.oid);
+      };
+      await fresh(after);
+      return counts;
+    };
+    const n = 600;
+    let config: RunnableConfig = { configurable: { thread_id: 't' } };
+    const counters = new Map<string, number>();
+    let before = '';
+    for (let i = 1; i <= n; i++) {
+      if (i === n) before = await tree();
+      const c = checkpoint({ counter: i }, { counter: i });
+      counters.set(c.id, i);
+      config = await saver.put(config, c, meta, { counter: i });
+    }
+    const counts = await written(before, await tree());
+    // the last put wrote its checkpoint, its value and the folders on their paths: none holds all 600 of either
+    expect(Math.max(...counts)).toBeLessThanOrEqual(256);
+    const root = await listTree(repo.git, await tree(), ['ns_', 'checkpoints']);
+    expect(root.length).toBeGreaterThan(200);
+    // every checkpoint reads back, the latest without an id, and list gives them newest first
+    const ids = [...counters.keys()].sort();
+    expect((await saver.getTuple({ configurable: { thread_id: 't' } }))?.config.configurable?.checkpoint_id).toBe(ids.at(-1));
+    for (const id of [ids[0], ids[17], ids[333]] as string[]) {
+      expect((await saver.getTuple({ configurable: { thread_id: 't', checkpoint_id: id } }))?.checkpoint.channel_values).toEqual({ counter: counters.get(id) });
+    }
+    const listed: string[] = [];
+    for await (const t of saver.list({ configurable: { thread_id: 't' } })) listed.push(String(t.config.configurable?.checkpoint_id));
+    expect(listed).toEqual([...ids].reverse());
   });
 
   it("deletes a thread from LangGraph's view; the same id used again gets a fresh session", async () => {
