@@ -12,8 +12,8 @@
  * session at each size — a new `openRepo` + `openSession` + `commit()` with nothing new + `render`, against a new
  * connection + `SqliteSaver.getTuple` — alternating, medians. Up to {@link SAVER_TURNS} turns, ctxgit's own
  * LangGraph checkpointer too (`CtxgitSaver.put` on disk, fsync on, of the LangChain messages: what a LangGraph user
- * plugs in), grown put by put and timed in the same alternation against `SqliteSaver.put` of the same checkpoint
- * (`saverOverSqlite`).
+ * plugs in), in a pass of its own after those (its puts between their turns would weigh on their timings): grown put
+ * by put and timed at each size alternating with `SqliteSaver.put` of the same checkpoint (`saverOverSqlite`).
  *
  * Durability classes: SqliteSaver's defaults (better-sqlite3: WAL, synchronous NORMAL) do not fsync each commit; a
  * commit survives a crash of the process, not a power loss (SQLite then stays consistent and may lose the last
@@ -227,12 +227,6 @@ export async function runCheckpointersBench(opts: {
       growers.push({ repo, session, ids: new Map([[start.head as number, (await session.head()) as string]]), next: (start.head as number) + 1, items: 0, renderMs: [] });
     }
     const [gDisk, gNoFsync, gMem] = growers as [Grower, Grower, Grower];
-    // ctxgit's LangGraph checkpointer, grown put by put while a size it takes part in is ahead
-    const lcMessages = langchainMessages(chain.entries);
-    const saverUntil = Math.max(0, ...sizes.filter((n) => n <= SAVER_TURNS)) + measured;
-    const saverRepo = await openRepo({ dir: join(base, 'saver.git'), clock });
-    const saverThread = new Thread(new CtxgitSaver({ repo: saverRepo, session: { model: MODEL, window: WINDOW } }), 'bench');
-    await saverThread.put(upTo(1, lcMessages));
     const bytesDb = new Database(join(base, 'bytes.sqlite'));
     const bytesThread = new Thread(new SqliteSaver(bytesDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
     await bytesThread.put(upTo(1));
@@ -240,19 +234,12 @@ export async function runCheckpointersBench(opts: {
     const turnRows: CheckpointerTurnRow[] = [];
     const coldStart: ColdStartRow[] = [];
     let turn = 1;
-    const advance = async (): Promise<{ disk: number; noFsync: number; mem: number; saver: number }> => {
+    const advance = async (): Promise<{ disk: number; noFsync: number; mem: number }> => {
       turn++;
       const call = chain.calls[turn - 1] as number;
       const d = await growOnce(gDisk, chain.entries, call);
       const n = await growOnce(gNoFsync, chain.entries, call);
       const m = await growOnce(gMem, chain.entries, call);
-      let saver = Number.NaN;
-      if (turn <= saverUntil) {
-        const a = performance.now();
-        await saverThread.put(upTo(turn, lcMessages));
-        saver = performance.now() - a;
-        await saverRepo.settled();
-      }
       if (turn <= bytesAt) await bytesThread.put(upTo(turn));
       if (turn === bytesAt) {
         (bytesDb as { pragma(s: string): unknown }).pragma('wal_checkpoint(TRUNCATE)');
@@ -261,7 +248,7 @@ export async function runCheckpointersBench(opts: {
         bytes = { turns: bytesAt, ctxgitBytes, sqliteBytes, ratio: ratio(ctxgitBytes, sqliteBytes) };
         log(`checkpointers: bytes at ${bytesAt} turns: ctxgit ${ctxgitBytes}, SqliteSaver ${sqliteBytes}`);
       }
-      return { disk: d, noFsync: n, mem: m, saver };
+      return { disk: d, noFsync: n, mem: m };
     };
     for (const size of sizes) {
       while (turn < size) await advance();
@@ -272,13 +259,8 @@ export async function runCheckpointersBench(opts: {
       const memory = new Thread(new MemorySaver(), 'bench');
       await sqlite.put(upTo(size));
       await memory.put(upTo(size));
-      // the same checkpoints as the LangGraph checkpointer's (LangChain messages), for saverOverSqlite
-      const withSaver = size <= SAVER_TURNS;
-      const lcDb = withSaver ? new Database(join(base, `lc-${size}.sqlite`)) : undefined;
-      const lcSqlite = lcDb === undefined ? undefined : new Thread(new SqliteSaver(lcDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
-      await lcSqlite?.put(upTo(size, lcMessages));
       gDisk.renderMs.length = 0;
-      const times = { disk: [] as number[], noFsync: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[], saver: [] as number[], lcSqlite: [] as number[] };
+      const times = { disk: [] as number[], noFsync: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[] };
       for (let k = 0; k < measured; k++) {
         const ours = await advance();
         times.disk.push(ours.disk);
@@ -291,12 +273,6 @@ export async function runCheckpointersBench(opts: {
         a = performance.now();
         await memory.put(state);
         times.memory.push(performance.now() - a);
-        if (lcSqlite !== undefined) {
-          times.saver.push(ours.saver);
-          a = performance.now();
-          await lcSqlite.put(upTo(turn, lcMessages));
-          times.lcSqlite.push(performance.now() - a);
-        }
       }
       const row: CheckpointerTurnRow = {
         turns: size,
@@ -312,10 +288,8 @@ export async function runCheckpointersBench(opts: {
         memfsOverMemory: ratio(median(times.mem), median(times.memory)),
         items: gDisk.items,
         messages: upTo(turn).length,
-        ...(withSaver ? { ctxgitSaverPut: percentiles(times.saver), saverOverSqlite: ratio(median(times.saver), median(times.lcSqlite)) } : {}),
       };
       turnRows.push(row);
-      (lcDb as { close(): void } | undefined)?.close();
       const cold = { ctxgit: [] as number[], sqlite: [] as number[] };
       (sqliteDb as { close(): void }).close();
       for (let k = 0; k < coldRuns; k++) {
@@ -332,9 +306,42 @@ export async function runCheckpointersBench(opts: {
         (db as { close(): void }).close();
       }
       coldStart.push({ turns: size, runs: coldRuns, ctxgitMs: median(cold.ctxgit), sqliteGetTupleMs: median(cold.sqlite), ratio: ratio(median(cold.ctxgit), median(cold.sqlite)) });
-      log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite} (fsync off ${row.diskNoFsyncOverSqlite}), memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}${row.saverOverSqlite === undefined ? '' : `, CtxgitSaver ÷ SqliteSaver ${row.saverOverSqlite}`}`);
+      log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite} (fsync off ${row.diskNoFsyncOverSqlite}), memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}`);
     }
     (bytesDb as { close(): void }).close();
+    // ctxgit's LangGraph checkpointer in a pass of its own (its puts between the turns above would weigh on their
+    // timings, as any work between turns does): grown put by put, timed at each size alternating with SqliteSaver.put
+    // of the same checkpoints (LangChain messages)
+    const lcMessages = langchainMessages(chain.entries);
+    const saverRepo = await openRepo({ dir: join(base, 'saver.git'), clock });
+    const saverThread = new Thread(new CtxgitSaver({ repo: saverRepo, session: { model: MODEL, window: WINDOW } }), 'bench');
+    let saverTurn = 0;
+    const saverPut = async (): Promise<number> => {
+      saverTurn++;
+      const a = performance.now();
+      await saverThread.put(upTo(saverTurn, lcMessages));
+      const ms = performance.now() - a;
+      await saverRepo.settled();
+      return ms;
+    };
+    for (const [i, size] of sizes.entries()) {
+      if (size > SAVER_TURNS) break;
+      while (saverTurn < size) await saverPut();
+      const lcDb = new Database(join(base, `lc-${size}.sqlite`));
+      const lcSqlite = new Thread(new SqliteSaver(lcDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
+      await lcSqlite.put(upTo(size, lcMessages));
+      const times = { saver: [] as number[], lcSqlite: [] as number[] };
+      for (let k = 0; k < measured; k++) {
+        times.saver.push(await saverPut());
+        const a = performance.now();
+        await lcSqlite.put(upTo(saverTurn, lcMessages));
+        times.lcSqlite.push(performance.now() - a);
+      }
+      (lcDb as { close(): void }).close();
+      const row = { ...(turnRows[i] as CheckpointerTurnRow), ctxgitSaverPut: percentiles(times.saver), saverOverSqlite: ratio(median(times.saver), median(times.lcSqlite)) };
+      turnRows[i] = row;
+      log(`checkpointers: ${size} turns: CtxgitSaver ÷ SqliteSaver ${row.saverOverSqlite}`);
+    }
     if (bytes === undefined) throw new Error(`the run stopped before ${bytesAt} turns`);
     return {
       quick: opts.quick,
@@ -346,7 +353,7 @@ export async function runCheckpointersBench(opts: {
         'One process; the contenders alternate turn by turn. ctxgit grows the session turn by turn; a saver thread is seeded with the state at turn N by one put (a put writes the whole state).',
         'SqliteSaver with its defaults (better-sqlite3: WAL, synchronous NORMAL, which does not fsync each commit: a put survives a crash of the process, not a power loss); ctxgit on disk with its default fsync on (survives both), and with fsync off (ctxgitDiskNoFsync: survives a crash of the process, not a power loss — the same class as SqliteSaver, though after a power loss SQLite stays consistent where a ref may name objects that never reached the disk).',
         "Cold start runs in this process with a new repository object and a new SQLite connection; the OS page cache is warm for both.",
-        `CtxgitSaver (up to ${SAVER_TURNS} turns) is grown put by put on its own repository and timed against SqliteSaver.put of the same checkpoints (LangChain messages, heavier to serialize than the plain objects of sqlitePut).`,
+        `CtxgitSaver (up to ${SAVER_TURNS} turns) is grown put by put on its own repository in a pass after the one above, and timed alternating with SqliteSaver.put of the same checkpoints (LangChain messages, heavier to serialize than the plain objects of sqlitePut).`,
       ],
     };
   } finally {
