@@ -257,6 +257,24 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     expect(tuple?.pendingWrites).toEqual(Array.from({ length: 8 }, (_, i) => [`task-${i}`, 'ch', i]));
   });
 
+  it('keeps every checkpoint two savers put on one thread at once, and the greatest id as the latest, whichever lands last', async () => {
+    const repo = await kind.open();
+    const savers = [new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } }), new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } })];
+    // ids out of order: the saver that lands last does not always hold the greatest
+    const ids = ['0005', '0002', '0009', '0001', '0007', '0003', '0008', '0004'];
+    await Promise.all(
+      ids.map((id, i) => (savers[i % 2] as CtxgitSaver).put({ configurable: { thread_id: 't' } }, { ...checkpoint({ counter: i }, { counter: i + 1 }), id }, meta, { counter: i + 1 })),
+    );
+    const fresh = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    expect((await fresh.getTuple({ configurable: { thread_id: 't' } }))?.config.configurable?.checkpoint_id).toBe('0009');
+    const listed: string[] = [];
+    for await (const t of fresh.list({ configurable: { thread_id: 't' } })) listed.push(String(t.config.configurable?.checkpoint_id));
+    expect(listed).toEqual([...ids].sort().reverse());
+    for (const [i, id] of ids.entries()) {
+      expect((await fresh.getTuple({ configurable: { thread_id: 't', checkpoint_id: id } }))?.checkpoint.channel_values).toEqual({ counter: i });
+    }
+  });
+
   it('refuses a config without thread_id or checkpoint_id with a typed error, before writing', async () => {
     const repo = await kind.open();
     const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
