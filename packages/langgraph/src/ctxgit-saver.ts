@@ -477,13 +477,31 @@ export class CtxgitSaver extends BaseCheckpointSaver {
         values[channel] = await this.serde.loadsTyped(type, await this.#tree.readOid(entry.oid));
         continue;
       }
-      const items: { path: string; oid: string }[] = [];
+      const list: unknown[] = [];
       for (const chunk of await this.#tree.list(state.tree, [...base, entry.path])) {
-        if (chunk.type === 'tree') items.push(...(await this.#tree.list(state.tree, [...base, entry.path, chunk.path])));
+        if (chunk.type !== 'tree') continue;
+        const items = await this.#tree.list(state.tree, [...base, entry.path, chunk.path]);
+        const members = await Promise.all(items.map(async (e) => this.serde.loadsTyped(decodeName(e.path.slice(7)), await this.#tree.readOid(e.oid))));
+        this.#remember(Number(chunk.path) * LIST_CHUNK, chunk.oid, items, members);
+        list.push(...members);
       }
-      values[channel] = await Promise.all(items.map(async (e) => this.serde.loadsTyped(decodeName(e.path.slice(7)), await this.#tree.readOid(e.oid))));
+      values[channel] = list;
     }
     return values;
+  }
+
+  /**
+   * The messages of a stored chunk as read back, remembered as if this saver had put them (their blobs, the chunk's
+   * tree): the put that follows a read (LangGraph reads the thread, then puts its list with the new messages) writes
+   * only what is new, not every message again.
+   */
+  #remember(from: number, oid: string, items: readonly { path: string; oid: string }[], members: readonly unknown[]): void {
+    if (!members.every((m): m is object => typeof m === 'object' && m !== null)) return;
+    members.forEach((m, i) => {
+      const e = items[i] as { path: string; oid: string };
+      this.#stored.set(m, { suffix: e.path.slice(7), oid: e.oid });
+    });
+    if (members.length > 0) this.#chunks.set(members[0] as object, { from, members, oid });
   }
 
   async #tuple(state: ThreadState, threadId: string, ns: string, id: string, record: CheckpointRecord): Promise<CheckpointTuple> {

@@ -142,6 +142,29 @@ describe.each(kinds)('CtxgitSaver on $name', (kind) => {
     expect(tuple?.checkpoint.channel_values).toEqual({ messages: [messages[0], edited, next] });
   });
 
+  it('serializes only the new messages of a put that follows a read of the thread, as LangGraph reads then puts on each invoke', async () => {
+    const repo = await kind.open();
+    const all = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? new HumanMessage({ id: `m${i}`, content: `q ${i}` }) : new AIMessage({ id: `m${i}`, content: `a ${i}` })));
+    const config = await new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } }).put({ configurable: { thread_id: 't' } }, checkpoint({ messages: all }, { messages: 1 }), meta, { messages: 1 });
+    // another saver (a process started since) reads the thread, then puts what it read plus a new message
+    const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
+    const read = (await saver.getTuple(config))?.checkpoint.channel_values['messages'] as BaseMessage[];
+    expect(read).toEqual(all);
+    const dumped: unknown[] = [];
+    const dumps = saver.serde.dumpsTyped.bind(saver.serde);
+    saver.serde.dumpsTyped = async (value: unknown) => {
+      dumped.push(value);
+      return dumps(value);
+    };
+    const next = new HumanMessage({ id: 'new', content: 'and?' });
+    const after = await saver.put(config, checkpoint({ messages: [...read, next] }, { messages: 2 }), meta, { messages: 2 });
+    expect(dumped.filter((v) => v instanceof HumanMessage || v instanceof AIMessage)).toEqual([next]);
+    // the full first chunk is named by its tree, the same in both versions
+    const chunk = async (version: number) => (await listTree(repo.git, (await readCommitObject(repo.git, (await readRef(repo.git, 'refs/langgraph/t')) ?? '')).tree, [...versionDir('', 'messages', String(version)), `${version}.list`]))[0]?.oid;
+    expect(await chunk(2)).toBe(await chunk(1));
+    expect((await new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } }).getTuple(after))?.checkpoint.channel_values).toEqual({ messages: [...all, next] });
+  });
+
   it('stores a long message list in chunks of 256: a put rewrites the chunk that changed, and any saver reads the list back', async () => {
     const repo = await kind.open();
     const saver = new CtxgitSaver({ repo, session: { model: 'openai:gpt-4o' } });
