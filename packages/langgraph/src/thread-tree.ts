@@ -12,7 +12,7 @@ export function threadRef(threadId: string): string {
 }
 
 /** The folder of a checkpoint namespace inside a thread's tree (`ns_` for the root namespace `""`). */
-export function nsDir(ns: string): string {
+function nsDir(ns: string): string {
   return `ns_${encodeName(ns)}`;
 }
 
@@ -20,7 +20,7 @@ export function nsDir(ns: string): string {
  * The folder (of 256) a name's entry goes in: two hex digits of the FNV-1a hash of its encoded form, so that a put
  * rewrites a folder of 1/256 of a namespace's checkpoints (or of a channel's versions), not one of all of them.
  */
-export function shard(encoded: string): string {
+function shard(encoded: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < encoded.length; i++) h = Math.imul(h ^ encoded.charCodeAt(i), 0x01000193);
   return ((h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24)) & 0xff).toString(16).padStart(2, '0');
