@@ -1,8 +1,10 @@
 // Issue 17: the paths a pack's objects are sorted by (git's order: versions of one file or directory side by side).
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { readObjectInternal } from '../src/git/internal/object-io.js';
 import { objectPaths } from '../src/git/internal/object-paths.js';
 import type { PackObject } from '../src/git/internal/pack-codec.js';
+import type { ObjectPath } from '../src/git/internal/object-paths.js';
 import { openGit } from '../src/git/open-git.js';
 import { readTree } from '../src/git/read-tree.js';
 import { updateTree } from '../src/git/update-tree.js';
@@ -32,4 +34,70 @@ test('each tree and blob gets the path its newest commit reaches it by, ranked n
   expect([paths.get(s2), paths.get(s1)]).toEqual([{ path: '/items', rank: 2 }, { path: '/items', rank: 3 }]);
   expect(paths.has(stray)).toBe(false);
   expect(paths.has(c1)).toBe(false);
+});
+
+/** The plain walk objectPaths optimizes: every entry's oid made a string and looked up. */
+function plainObjectPaths(objects: readonly PackObject[]): Map<string, ObjectPath> {
+  const byOid = new Map(objects.map((o) => [o.oid, o]));
+  const paths = new Map<string, ObjectPath>();
+  const text = (o: PackObject): Buffer => Buffer.from(o.content);
+  const commits = objects
+    .filter((o) => o.type === 'commit')
+    .map((o) => ({ oid: o.oid, tree: text(o).toString('latin1', 5, 45), at: Number(/\ncommitter .* (\d+) [+-]\d{4}\n/u.exec(text(o).toString('latin1'))?.[1] ?? 0) }))
+    .sort((a, b) => b.at - a.at || (a.oid < b.oid ? -1 : 1));
+  const queue: string[] = [];
+  for (const c of commits) {
+    if (byOid.get(c.tree)?.type !== 'tree' || paths.has(c.tree)) continue;
+    paths.set(c.tree, { path: '', rank: paths.size });
+    queue.push(c.tree);
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const oid = queue[q] as string;
+    const content = text(byOid.get(oid) as PackObject);
+    for (let i = 0; i < content.length; ) {
+      const nul = content.indexOf(0, i);
+      const name = content.toString('utf8', content.indexOf(0x20, i) + 1, nul);
+      const child = content.toString('hex', nul + 1, nul + 21);
+      i = nul + 21;
+      const kind = byOid.get(child)?.type;
+      if ((kind !== 'tree' && kind !== 'blob') || paths.has(child)) continue;
+      paths.set(child, { path: `${(paths.get(oid) as ObjectPath).path}/${name}`, rank: paths.size });
+      if (kind === 'tree') queue.push(child);
+    }
+  }
+  return paths;
+}
+
+test('property: the same paths and ranks as the plain walk, over commits that share, change and drop subtrees', async () => {
+  const edit = fc.record({ path: fc.array(fc.constantFrom('a', 'b', 'c', 'items'), { minLength: 1, maxLength: 3 }), value: fc.option(fc.nat(5), { nil: null }) });
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.array(edit, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), fc.nat(), async (commits, drop) => {
+      const ctx = await openGit({ memory: true });
+      const oids = new Set<string>();
+      const walk = async (tree: string): Promise<void> => {
+        oids.add(tree);
+        for (const e of await readTree(ctx, tree)) {
+          if (e.type === 'tree') await walk(e.oid);
+          else oids.add(e.oid);
+        }
+      };
+      let tree = await updateTree(ctx, null, [{ path: ['a'], oid: await writeBlob(ctx, 'start\n'), type: 'blob' }]);
+      let parent: string | null = null;
+      for (const [n, edits] of commits.entries()) {
+        const writes = [];
+        for (const e of edits) writes.push({ path: e.path, oid: e.value === null ? null : await writeBlob(ctx, `v${e.value}\n`), type: 'blob' as const });
+        // an edit that puts a file where a folder is (or under a file) is refused: the commit keeps the tree before
+        tree = await updateTree(ctx, tree, writes).catch(() => tree);
+        parent = await writeCommit(ctx, { tree, parents: parent === null ? [] : [parent], message: `${n}\n`, author: { ...AUTHOR, timestamp: AUTHOR.timestamp + 60 * (n % 3) } });
+        oids.add(parent);
+        await walk(tree);
+      }
+      // a set without one of its objects, as a batch's pack lacks what earlier batches wrote
+      const all = [...oids];
+      all.splice(drop % all.length, 1);
+      const objects: PackObject[] = await Promise.all(all.map(async (oid) => ({ oid, ...(await readObjectInternal(ctx, oid)) })));
+      expect(objectPaths(objects)).toEqual(plainObjectPaths(objects));
+    }),
+    { numRuns: 60 },
+  );
 });

@@ -32,17 +32,28 @@ export function objectPaths(objects: readonly NamedObject[]): Map<string, Object
     .filter((o) => o.type === 'commit')
     .map((o) => ({ oid: o.oid, content: view(o), at: committedAt(view(o)) }))
     .sort((a, b) => b.at - a.at || (a.oid < b.oid ? -1 : 1));
+  // how many trees and blobs not reached yet begin with each 4 bytes: an entry whose oid begins otherwise (nearly all
+  // of a tree's entries: what a set of successive commits shares was reached from the newest) is passed over without
+  // a string made for it (chained corpus import, 1,000 turns: 765k entries, 625k of them in the set, 30k reached)
+  const unreached = new Map<number, number>();
+  for (const o of objects) {
+    if (o.type !== 'tree' && o.type !== 'blob') continue;
+    const head = Number.parseInt(o.oid.slice(0, 8), 16);
+    unreached.set(head, (unreached.get(head) ?? 0) + 1);
+  }
+  const reach = (oid: string, path: string): void => {
+    paths.set(oid, { path, rank: paths.size });
+    const head = Number.parseInt(oid.slice(0, 8), 16);
+    unreached.set(head, (unreached.get(head) as number) - 1);
+  };
   for (const c of commits) {
     // a commit's first line: `tree <40 hex>`
     const tree = c.content.toString('latin1', 5, 45);
     if (byOid.get(tree)?.type === 'tree' && !paths.has(tree)) {
-      paths.set(tree, { path: '', rank: paths.size });
+      reach(tree, '');
       queue.push(tree);
     }
   }
-  // the first 4 bytes of every oid of the set: an entry whose oid begins otherwise (most of a tree's entries: what
-  // the set's commits did not change) is passed over without a string made for it
-  const heads = new Set(objects.map((o) => Number.parseInt(o.oid.slice(0, 8), 16)));
   for (let q = 0; q < queue.length; q++) {
     const oid = queue[q] as string;
     const parent = (paths.get(oid) as ObjectPath).path;
@@ -56,11 +67,11 @@ export function objectPaths(objects: readonly NamedObject[]): Map<string, Object
       while (nul < content.length && content[nul] !== 0) nul++;
       if (nul + 21 > content.length) break;
       i = nul + 21;
-      if (!heads.has(content.readUInt32BE(nul + 1))) continue;
+      if ((unreached.get(content.readUInt32BE(nul + 1)) ?? 0) === 0) continue;
       const child = content.toString('hex', nul + 1, nul + 21);
       const kind = byOid.get(child)?.type;
       if ((kind === 'tree' || kind === 'blob') && !paths.has(child)) {
-        paths.set(child, { path: `${parent}/${content.toString('utf8', space + 1, nul)}`, rank: paths.size });
+        reach(child, `${parent}/${content.toString('utf8', space + 1, nul)}`);
         if (kind === 'tree') queue.push(child);
       }
     }
