@@ -22,7 +22,7 @@ import { openRepo } from '@ctxgit/commit';
 import { entryInput } from '@ctxgit/dag';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
-import { Thread } from './checkpointers.js';
+import { Thread } from './saver-thread.js';
 import { chainCorpus, prefix } from './commit.js';
 import { langchainMessages } from './langchain-messages.js';
 import { loadBetterSqlite3 } from './native-sqlite.js';

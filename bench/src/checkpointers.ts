@@ -7,7 +7,9 @@
  * defaults: WAL, synchronous NORMAL) and `MemorySaver.put` of the same state — one `put` per turn holding the
  * message list, as a LangGraph agent's messages channel does (plain `{ role, content }` objects, lighter than
  * serialized LangChain messages). A saver's thread is seeded with the state at turn N by one `put` (a put writes the
- * whole state, whatever came before it). Also: bytes on disk after `bytesAt` turns, every turn `put` for the saver
+ * whole state, whatever came before it). The savers run in a node process of their own (bench/src/saver-process.ts),
+ * each put timed there while this process waits: a put of thousands of messages leaves megabytes of garbage, which in
+ * one heap was collected during ctxgit's next timed turn (and ctxgit's during theirs). Also: bytes on disk after `bytesAt` turns, every turn `put` for the saver
  * (after a WAL checkpoint) and ctxgit's repository as its automatic maintenance left it; and the cold start of the
  * session at each size — a new `openRepo` + `openSession` + `commit()` with nothing new + `render`, against a new
  * connection + `SqliteSaver.getTuple` — alternating, medians. Up to {@link SAVER_TURNS} turns, ctxgit's own
@@ -32,13 +34,13 @@ import { openRepo } from '@ctxgit/commit';
 import type { Repo, Session } from '@ctxgit/commit';
 import type { BatchNodeInput, TranscriptEntry } from '@ctxgit/dag';
 import { render } from '@ctxgit/render';
-import { MemorySaver } from '@langchain/langgraph-checkpoint';
-import type { BaseCheckpointSaver, Checkpoint } from '@langchain/langgraph-checkpoint';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { CtxgitSaver } from '../../packages/langgraph/src/index.js';
 import { chainCorpus, entryInput, prefix } from './commit.js';
 import { langchainMessages } from './langchain-messages.js';
 import { loadBetterSqlite3 } from './native-sqlite.js';
+import { SaverProcess } from './saver-process.js';
+import { Thread } from './saver-thread.js';
 import { median, p95, p99 } from './stats.js';
 
 /** Per-turn figures at one session length; milliseconds. */
@@ -119,36 +121,6 @@ function treeBytes(dir: string): number {
   return n;
 }
 
-/** A LangGraph messages channel entry for a transcript entry. */
-function message(e: TranscriptEntry): Record<string, unknown> {
-  return { role: e.role, content: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { tool_input: e.input }) };
-}
-
-/** The saver side: a thread whose state is the message list, one `put` per turn. */
-export class Thread {
-  #parent: string | undefined;
-  #step = 0;
-  constructor(
-    readonly saver: BaseCheckpointSaver,
-    readonly id: string,
-  ) {}
-
-  async put(messages: readonly unknown[]): Promise<void> {
-    const step = ++this.#step;
-    const checkpoint: Checkpoint = {
-      v: 4,
-      id: String(step).padStart(12, '0'),
-      ts: new Date(1_700_000_000_000 + step * 1000).toISOString(),
-      channel_values: { messages },
-      channel_versions: { messages: step },
-      versions_seen: {},
-    };
-    const config = { configurable: { thread_id: this.id, checkpoint_ns: '', ...(this.#parent === undefined ? {} : { checkpoint_id: this.#parent }) } };
-    await this.saver.put(config, checkpoint, { source: 'loop', step, parents: {} }, { messages: step });
-    this.#parent = checkpoint.id;
-  }
-}
-
 interface Grower {
   readonly repo: Repo;
   readonly session: Session;
@@ -208,10 +180,11 @@ export async function runCheckpointersBench(opts: {
   const coldRuns = opts.quick ? 3 : 5;
   const Database = loadBetterSqlite3(log);
   const chain = await chainCorpus(last + 2);
-  const messages = chain.entries.map(message);
-  // a message list up to the model call of a turn (plain objects, or the LangChain messages below)
-  const upTo = <T>(turn: number, list: readonly T[] = messages as T[]): T[] => list.slice(0, (chain.calls[turn - 1] as number) + 1);
+  // the LangChain message list up to the model call of a turn (CtxgitSaver's state)
+  const upTo = <T>(turn: number, list: readonly T[]): T[] => list.slice(0, (chain.calls[turn - 1] as number) + 1);
   const base = mkdtempSync(join(tmpdir(), 'ctxgit-bench-checkpointers-'));
+  // the savers ctxgit is compared with, in a process of their own (see saver-process.ts); they chain the same corpus
+  const savers = new SaverProcess(last + 2);
   try {
     let t = 1_700_000_000_000;
     const clock = (): number => (t += 1000);
@@ -227,9 +200,8 @@ export async function runCheckpointersBench(opts: {
       growers.push({ repo, session, ids: new Map([[start.head as number, (await session.head()) as string]]), next: (start.head as number) + 1, items: 0, renderMs: [] });
     }
     const [gDisk, gNoFsync, gMem] = growers as [Grower, Grower, Grower];
-    const bytesDb = new Database(join(base, 'bytes.sqlite'));
-    const bytesThread = new Thread(new SqliteSaver(bytesDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
-    await bytesThread.put(upTo(1));
+    await savers.ask({ op: 'open', name: 'bytes', file: join(base, 'bytes.sqlite') });
+    await savers.ask({ op: 'put', name: 'bytes', turn: 1 });
     let bytes: CheckpointersBenchResult['bytes'] | undefined;
     const turnRows: CheckpointerTurnRow[] = [];
     const coldStart: ColdStartRow[] = [];
@@ -240,9 +212,9 @@ export async function runCheckpointersBench(opts: {
       const d = await growOnce(gDisk, chain.entries, call);
       const n = await growOnce(gNoFsync, chain.entries, call);
       const m = await growOnce(gMem, chain.entries, call);
-      if (turn <= bytesAt) await bytesThread.put(upTo(turn));
+      if (turn <= bytesAt) await savers.ask({ op: 'put', name: 'bytes', turn });
       if (turn === bytesAt) {
-        (bytesDb as { pragma(s: string): unknown }).pragma('wal_checkpoint(TRUNCATE)');
+        await savers.ask({ op: 'checkpoint', name: 'bytes' });
         const sqliteBytes = ['bytes.sqlite', 'bytes.sqlite-wal'].reduce((n, f) => n + (readdirSync(base).includes(f) ? statSync(join(base, f)).size : 0), 0);
         const ctxgitBytes = treeBytes(diskDir);
         bytes = { turns: bytesAt, ctxgitBytes, sqliteBytes, ratio: ratio(ctxgitBytes, sqliteBytes) };
@@ -254,11 +226,11 @@ export async function runCheckpointersBench(opts: {
       while (turn < size) await advance();
       log(`checkpointers: ${size} turns reached`);
       const sqliteFile = join(base, `put-${size}.sqlite`);
-      const sqliteDb = new Database(sqliteFile);
-      const sqlite = new Thread(new SqliteSaver(sqliteDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
-      const memory = new Thread(new MemorySaver(), 'bench');
-      await sqlite.put(upTo(size));
-      await memory.put(upTo(size));
+      const [sqlite, memory] = [`sqlite-${size}`, `memory-${size}`];
+      await savers.ask({ op: 'open', name: sqlite, file: sqliteFile });
+      await savers.ask({ op: 'open', name: memory });
+      await savers.ask({ op: 'put', name: sqlite, turn: size });
+      await savers.ask({ op: 'put', name: memory, turn: size });
       gDisk.renderMs.length = 0;
       const times = { disk: [] as number[], noFsync: [] as number[], sqlite: [] as number[], mem: [] as number[], memory: [] as number[] };
       for (let k = 0; k < measured; k++) {
@@ -266,13 +238,8 @@ export async function runCheckpointersBench(opts: {
         times.disk.push(ours.disk);
         times.noFsync.push(ours.noFsync);
         times.mem.push(ours.mem);
-        const state = upTo(turn);
-        let a = performance.now();
-        await sqlite.put(state);
-        times.sqlite.push(performance.now() - a);
-        a = performance.now();
-        await memory.put(state);
-        times.memory.push(performance.now() - a);
+        times.sqlite.push(await savers.ask({ op: 'put', name: sqlite, turn }));
+        times.memory.push(await savers.ask({ op: 'put', name: memory, turn }));
       }
       const row: CheckpointerTurnRow = {
         turns: size,
@@ -287,11 +254,12 @@ export async function runCheckpointersBench(opts: {
         memoryPut: percentiles(times.memory),
         memfsOverMemory: ratio(median(times.mem), median(times.memory)),
         items: gDisk.items,
-        messages: upTo(turn).length,
+        messages: (chain.calls[turn - 1] as number) + 1,
       };
       turnRows.push(row);
       const cold = { ctxgit: [] as number[], sqlite: [] as number[] };
-      (sqliteDb as { close(): void }).close();
+      await savers.ask({ op: 'close', name: sqlite });
+      await savers.ask({ op: 'close', name: memory });
       for (let k = 0; k < coldRuns; k++) {
         let a = performance.now();
         const repo = await openRepo({ dir: diskDir, clock });
@@ -308,7 +276,7 @@ export async function runCheckpointersBench(opts: {
       coldStart.push({ turns: size, runs: coldRuns, ctxgitMs: median(cold.ctxgit), sqliteGetTupleMs: median(cold.sqlite), ratio: ratio(median(cold.ctxgit), median(cold.sqlite)) });
       log(`checkpointers: ${size} turns: disk ÷ SqliteSaver ${row.diskOverSqlite} (fsync off ${row.diskNoFsyncOverSqlite}), memfs ÷ MemorySaver ${row.memfsOverMemory}, cold start ${coldStart.at(-1)?.ratio}`);
     }
-    (bytesDb as { close(): void }).close();
+    await savers.ask({ op: 'close', name: 'bytes' });
     // ctxgit's LangGraph checkpointer in a pass of its own (its puts between the turns above would weigh on their
     // timings, as any work between turns does): grown put by put, timed at each size alternating with SqliteSaver.put
     // of the same checkpoints (LangChain messages)
@@ -327,17 +295,15 @@ export async function runCheckpointersBench(opts: {
     for (const [i, size] of sizes.entries()) {
       if (size > SAVER_TURNS) break;
       while (saverTurn < size) await saverPut();
-      const lcDb = new Database(join(base, `lc-${size}.sqlite`));
-      const lcSqlite = new Thread(new SqliteSaver(lcDb as ConstructorParameters<typeof SqliteSaver>[0]), 'bench');
-      await lcSqlite.put(upTo(size, lcMessages));
+      const lcSqlite = `lc-${size}`;
+      await savers.ask({ op: 'open', name: lcSqlite, file: join(base, `lc-${size}.sqlite`), langchain: true });
+      await savers.ask({ op: 'put', name: lcSqlite, turn: size });
       const times = { saver: [] as number[], lcSqlite: [] as number[] };
       for (let k = 0; k < measured; k++) {
         times.saver.push(await saverPut());
-        const a = performance.now();
-        await lcSqlite.put(upTo(saverTurn, lcMessages));
-        times.lcSqlite.push(performance.now() - a);
+        times.lcSqlite.push(await savers.ask({ op: 'put', name: lcSqlite, turn: saverTurn }));
       }
-      (lcDb as { close(): void }).close();
+      await savers.ask({ op: 'close', name: lcSqlite });
       const row = { ...(turnRows[i] as CheckpointerTurnRow), ctxgitSaverPut: percentiles(times.saver), saverOverSqlite: ratio(median(times.saver), median(times.lcSqlite)) };
       turnRows[i] = row;
       log(`checkpointers: ${size} turns: CtxgitSaver ÷ SqliteSaver ${row.saverOverSqlite}`);
@@ -350,13 +316,14 @@ export async function runCheckpointersBench(opts: {
       coldStart,
       bytes,
       notes: [
-        'One process; the contenders alternate turn by turn. ctxgit grows the session turn by turn; a saver thread is seeded with the state at turn N by one put (a put writes the whole state).',
+        'The contenders alternate turn by turn, ctxgit in the bench process and the savers in a node process of their own (each put timed there while the bench waits), so that neither collects the garbage of the other in its timed step. ctxgit grows the session turn by turn; a saver thread is seeded with the state at turn N by one put (a put writes the whole state).',
         'SqliteSaver with its defaults (better-sqlite3: WAL, synchronous NORMAL, which does not fsync each commit: a put survives a crash of the process, not a power loss); ctxgit on disk with its default fsync on (survives both), and with fsync off (ctxgitDiskNoFsync: survives a crash of the process, not a power loss — the same class as SqliteSaver, though after a power loss SQLite stays consistent where a ref may name objects that never reached the disk).',
         "Cold start runs in this process with a new repository object and a new SQLite connection; the OS page cache is warm for both.",
         `CtxgitSaver (up to ${SAVER_TURNS} turns) is grown put by put on its own repository in a pass after the one above, and timed alternating with SqliteSaver.put of the same checkpoints (LangChain messages, heavier to serialize than the plain objects of sqlitePut).`,
       ],
     };
   } finally {
+    savers.stop();
     rmSync(base, { recursive: true, force: true });
   }
 }

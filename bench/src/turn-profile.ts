@@ -23,7 +23,7 @@ import { CtxgitSaver } from '@ctxgit/langgraph';
 import type { FsLike } from '@ctxgit/commit';
 import { memoryFs } from '@ctxgit/commit/git';
 import { render } from '@ctxgit/render';
-import { Thread } from './checkpointers.js';
+import { Thread } from './saver-thread.js';
 import { chainCorpus, prefix, TurnFeeder } from './commit.js';
 import { langchainMessages } from './langchain-messages.js';
 import { median } from './stats.js';
