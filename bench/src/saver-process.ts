@@ -26,7 +26,7 @@ export type SaverRequest =
 type Reply = { readonly id: number; readonly ms: number } | { readonly id: number; readonly error: string };
 
 /** A LangGraph messages channel entry for a transcript entry (plain objects, lighter than LangChain messages). */
-export function plainMessage(e: TranscriptEntry): Record<string, unknown> {
+function plainMessage(e: TranscriptEntry): Record<string, unknown> {
   return { role: e.role, content: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { tool_input: e.input }) };
 }
 
@@ -62,7 +62,7 @@ export class SaverProcess {
 
   /** Ends the process. */
   stop(): void {
-    this.#child.disconnect();
+    if (this.#child.connected) this.#child.disconnect();
   }
 }
 
