@@ -7,6 +7,7 @@ import { openGit } from '../src/git/open-git.js';
 import type { OpenGitCommonOptions } from '../src/git/open-git.js';
 import type { GitContext } from '../src/git/git-context.js';
 import type { LockIdentity } from '../src/git/lock-identity.js';
+import { readTree } from '../src/git/read-tree.js';
 
 /** A way to get a fresh repository: memfs, or a real temp dir that the git binary can inspect. */
 export interface FsKind {
@@ -67,4 +68,13 @@ export function simulatedProcesses(host = 'test-host'): { next(): LockIdentity }
       return { host, pid, isAlive: (p) => p === current };
     },
   };
+}
+
+/** Adds `tree` and every tree and blob under it to `into`. */
+export async function addTreeObjects(ctx: GitContext, tree: string, into: Set<string>): Promise<void> {
+  into.add(tree);
+  for (const e of await readTree(ctx, tree)) {
+    if (e.type === 'tree') await addTreeObjects(ctx, e.oid, into);
+    else into.add(e.oid);
+  }
 }

@@ -10,7 +10,7 @@ import { readTree } from '../src/git/read-tree.js';
 import { updateTree } from '../src/git/update-tree.js';
 import { writeBlob } from '../src/git/write-blob.js';
 import { writeCommit } from '../src/git/write-commit.js';
-import { AUTHOR } from './git-fixtures.js';
+import { addTreeObjects, AUTHOR } from './git-fixtures.js';
 
 test('each tree and blob gets the path its newest commit reaches it by, ranked newest first; what no commit reaches has none', async () => {
   const ctx = await openGit({ memory: true });
@@ -74,13 +74,6 @@ test('property: the same paths and ranks as the plain walk, over commits that sh
     fc.asyncProperty(fc.array(fc.array(edit, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), fc.nat(), async (commits, drop) => {
       const ctx = await openGit({ memory: true });
       const oids = new Set<string>();
-      const walk = async (tree: string): Promise<void> => {
-        oids.add(tree);
-        for (const e of await readTree(ctx, tree)) {
-          if (e.type === 'tree') await walk(e.oid);
-          else oids.add(e.oid);
-        }
-      };
       let tree = await updateTree(ctx, null, [{ path: ['a'], oid: await writeBlob(ctx, 'start\n'), type: 'blob' }]);
       let parent: string | null = null;
       for (const [n, edits] of commits.entries()) {
@@ -90,7 +83,7 @@ test('property: the same paths and ranks as the plain walk, over commits that sh
         tree = await updateTree(ctx, tree, writes).catch(() => tree);
         parent = await writeCommit(ctx, { tree, parents: parent === null ? [] : [parent], message: `${n}\n`, author: { ...AUTHOR, timestamp: AUTHOR.timestamp + 60 * (n % 3) } });
         oids.add(parent);
-        await walk(tree);
+        await addTreeObjects(ctx, tree, oids);
       }
       // a set without one of its objects, as a batch's pack lacks what earlier batches wrote
       const all = [...oids];

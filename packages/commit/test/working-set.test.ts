@@ -8,6 +8,7 @@ import type { GitContext } from '../src/git/index.js';
 import type { ContextItem } from '@ctxgit/rules';
 import { loadFolds } from '../src/store/layout/fold-tree.js';
 import { readStoredCommit } from '../src/store/read-stored-commit.js';
+import { addTreeObjects } from './git-fixtures.js';
 import { FS_KINDS, git, stepClock } from './helpers.js';
 
 /** A chat at a small budget: it folds, and folds summaries into later ones. */
@@ -25,16 +26,9 @@ async function chat(repo: Repo, turns: number): Promise<void> {
 /** Every object under the summaries' trees of a commit tree (`items/<5>/<2>/<order key>-<summary key>/…`): the history. */
 async function history(ctx: GitContext, tree: string): Promise<Set<string>> {
   const out = new Set<string>();
-  const all = async (t: string): Promise<void> => {
-    out.add(t);
-    for (const e of await readTree(ctx, t)) {
-      if (e.type === 'tree') await all(e.oid);
-      else out.add(e.oid);
-    }
-  };
   const items = (await readTree(ctx, tree)).find((e) => e.path === 'items');
   for (const top of items === undefined ? [] : await readTree(ctx, items.oid))
-    for (const mid of await readTree(ctx, top.oid)) for (const leaf of await readTree(ctx, mid.oid)) if (leaf.type === 'tree') await all(leaf.oid);
+    for (const mid of await readTree(ctx, top.oid)) for (const leaf of await readTree(ctx, mid.oid)) if (leaf.type === 'tree') await addTreeObjects(ctx, leaf.oid, out);
   return out;
 }
 
