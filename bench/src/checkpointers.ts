@@ -9,8 +9,9 @@
  * serialized LangChain messages). A saver's thread is seeded with the state at turn N by one `put` (a put writes the
  * whole state, whatever came before it). The savers run in a node process of their own (bench/src/saver-process.ts),
  * each put timed there while this process waits: a put of thousands of messages leaves megabytes of garbage, which in
- * one heap was collected during ctxgit's next timed turn (and ctxgit's during theirs). Also: bytes on disk after `bytesAt` turns, every turn `put` for the saver
- * (after a WAL checkpoint) and ctxgit's repository as its automatic maintenance left it; and the cold start of the
+ * one heap was collected during ctxgit's next timed turn (and ctxgit's during theirs). Also: bytes on disk after
+ * `bytesAt` turns, every turn `put` for the saver (after a WAL checkpoint) and ctxgit's repository as its automatic
+ * maintenance left it; and the cold start of the
  * session at each size — a new `openRepo` + `openSession` + `commit()` with nothing new + `render`, against a new
  * connection + `SqliteSaver.getTuple` — alternating, medians. Up to {@link SAVER_TURNS} turns, ctxgit's own
  * LangGraph checkpointer too (`CtxgitSaver.put` on disk, fsync on, of the LangChain messages: what a LangGraph user
