@@ -1,16 +1,14 @@
 /**
- * The LangGraph savers ctxgit is compared with (bench/src/checkpointers.ts), in a node process of their own: a put of
- * 10,000 messages leaves megabytes of garbage, which in a shared heap is collected during whatever runs next — the
- * other contender's timed turn. A backend keeps one of them, not both; here each keeps its own heap, and the steps still
- * alternate in time (the parent waits for each put, untimed there; the put is timed in this process).
+ * The LangGraph savers ctxgit is compared with (bench/src/checkpointers.ts), in a node process of their own
+ * (bench/src/ipc-child.ts): a put of 10,000 messages leaves megabytes of garbage, which a shared heap collects during
+ * the other contender's timed turn. Each put is timed here while the parent waits.
  */
-import { fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { chainCorpus } from './commit.js';
+import { IpcChild, serveRequests } from './ipc-child.js';
 import type { TranscriptEntry } from '@ctxgit/dag';
 import { langchainMessages } from './langchain-messages.js';
 import { loadBetterSqlite3 } from './native-sqlite.js';
@@ -23,46 +21,16 @@ export type SaverRequest =
   | { readonly op: 'checkpoint'; readonly name: string }
   | { readonly op: 'close'; readonly name: string };
 
-type Reply = { readonly id: number; readonly ms: number } | { readonly id: number; readonly error: string };
-
 /** A LangGraph messages channel entry for a transcript entry (plain objects, lighter than LangChain messages). */
 function plainMessage(e: TranscriptEntry): Record<string, unknown> {
   return { role: e.role, content: e.output, ...(e.name === undefined ? {} : { name: e.name }), ...(e.input === undefined ? {} : { tool_input: e.input }) };
 }
 
-/** The parent's handle on the savers' process: one request at a time, each answered with milliseconds. */
-export class SaverProcess {
-  readonly #child: ChildProcess;
-  readonly #waiting = new Map<number, { resolve: (ms: number) => void; reject: (e: Error) => void }>();
-  #next = 0;
-
-  /** Starts the process; it chains the corpus to `calls` model calls, as the parent does, and keeps the message lists of each turn. */
+/** The parent's handle on the savers' process; a `put` answers with its milliseconds, the other requests with 0. */
+export class SaverProcess extends IpcChild<SaverRequest, number> {
+  /** Starts the process; it chains the corpus to `calls` model calls, as the parent does. */
   constructor(calls: number) {
-    this.#child = fork(fileURLToPath(import.meta.url), ['--saver-process', String(calls)], { execArgv: ['--conditions=@ctxgit/source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.#child.on('message', (m: Reply) => {
-      const w = this.#waiting.get(m.id);
-      this.#waiting.delete(m.id);
-      if ('error' in m) w?.reject(new Error(`saver process: ${m.error}`));
-      else w?.resolve(m.ms);
-    });
-    this.#child.on('exit', (code) => {
-      for (const w of this.#waiting.values()) w.reject(new Error(`saver process exited (${String(code)})`));
-      this.#waiting.clear();
-    });
-  }
-
-  /** Sends one request; resolves with the put's milliseconds (0 for the other requests). */
-  ask(request: SaverRequest): Promise<number> {
-    const id = this.#next++;
-    return new Promise((resolve, reject) => {
-      this.#waiting.set(id, { resolve, reject });
-      this.#child.send({ id, ...request });
-    });
-  }
-
-  /** Ends the process. */
-  stop(): void {
-    if (this.#child.connected) this.#child.disconnect();
+    super(fileURLToPath(import.meta.url), ['--saver-process', String(calls)]);
   }
 }
 
@@ -97,17 +65,10 @@ async function serve(calls: number): Promise<void> {
     }
     return 0;
   };
-  process.on('message', (m: SaverRequest & { id: number }) => {
-    run(m).then(
-      (ms) => process.send?.({ id: m.id, ms }),
-      (e: unknown) => process.send?.({ id: m.id, error: e instanceof Error ? e.message : String(e) }),
-    );
-  });
-  process.on('disconnect', () => {
+  serveRequests(run, () => {
     for (const t of threads.values()) t.db?.close();
-    process.exit(0);
   });
 }
 
 const at = process.argv.indexOf('--saver-process');
-if (at >= 0 && process.send !== undefined) await serve(Number(process.argv[at + 1]));
+if (at >= 0) await serve(Number(process.argv[at + 1]));
