@@ -19,6 +19,8 @@ export class IpcChild<Request, Answer> {
     let ready = (): void => undefined;
     let failed = (_: Error): void => undefined;
     this.#ready = new Promise((resolve, reject) => ((ready = resolve), (failed = reject)));
+    // a child that dies before the first request fails that request, not the process
+    this.#ready.catch(() => undefined);
     this.#child.on('message', (m: Reply) => {
       if ('ready' in m) return ready();
       const w = this.#waiting.get(m.id);
