@@ -1,7 +1,7 @@
 import { createFsFromVolume, Volume } from 'memfs';
 import { describe, expect, it } from 'vitest';
-import { openRepo } from '../src/index.js';
-import { listRefs, readCommitObject, readRef } from '../src/git/index.js';
+import { CommitConflictError, openRepo } from '../src/index.js';
+import { compareAndSwapRef, listRefs, readCommitObject, readRef } from '../src/git/index.js';
 import type { FsLike, HistoryEntry, Repo } from '../src/index.js';
 import { FS_KINDS, git } from './helpers.js';
 
@@ -211,4 +211,78 @@ it('a turn reads its DAG ref once for its reads, and once more under the lock of
     await s.appendTurn(turn(i));
     expect(reads.filter((p) => p.endsWith('/refs/ctxgit/sessions/s/dag'))).toHaveLength(2);
   }
+});
+
+it('a turn syncs its pack, its index and both ref values before either ref moves; the DAG ref moves first', async () => {
+  const inner = createFsFromVolume(new Volume()) as unknown as FsLike;
+  const log: string[] = [];
+  const name = (path: string): string => path.replace(/^.*\.git\//u, '').replace(/[0-9a-f]{8,}/gu, 'x');
+  const promises = new Proxy(inner.promises, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key === 'rename') {
+        return async (from: string, to: string) => {
+          await (value as (a: string, b: string) => Promise<void>).call(target, from, to);
+          log.push(`rename ${name(to)}`);
+        };
+      }
+      if (key !== 'open') return value.bind(target);
+      return async (path: string, flags: string) => {
+        const handle = (await (value as (p: string, f: string) => Promise<{ datasync(): Promise<void> }>).call(target, path, flags)) as object;
+        return new Proxy(handle, {
+          get(h, k) {
+            const v = Reflect.get(h, k) as unknown;
+            if (typeof v !== 'function') return v;
+            if (k !== 'datasync') return v.bind(h);
+            return async () => {
+              await (v as () => Promise<void>).call(h);
+              log.push(`sync ${name(path)}`);
+            };
+          },
+        });
+      };
+    },
+  });
+  const repo = await openRepo({ memory: true, fs: { promises }, clock: () => T0, fsync: true });
+  const s = await repo.createSession('s', { model: 'openai:gpt-4o' });
+  await s.appendTurn([{ role: 'user', output: 'start' }]);
+  await repo.settled();
+  log.length = 0;
+  await s.appendTurn(turn(1));
+  const at = (entry: string): number => {
+    const i = log.findIndex((e) => e.startsWith(entry));
+    expect(i, `${entry} in ${log.join(', ')}`).toBeGreaterThanOrEqual(0);
+    return i;
+  };
+  const dagMoved = at('rename refs/ctxgit/sessions/s/dag');
+  const contextMoved = at('rename refs/ctxgit/sessions/s/context');
+  expect(dagMoved).toBeLessThan(contextMoved);
+  // the context ref's value is synced before the DAG ref moves: the two refs' flushes overlap
+  for (const synced of ['sync objects/pack/tmp_', 'sync refs/ctxgit/sessions/s/dag~new-', 'sync refs/ctxgit/sessions/s/context~new-']) expect(at(synced)).toBeLessThan(dagMoved);
+  // one pack and its index, both in place before the DAG ref moves
+  expect(log.slice(0, dagMoved).filter((e) => e.startsWith('sync objects/pack/tmp_'))).toHaveLength(2);
+  expect(log.slice(0, dagMoved).filter((e) => e.startsWith('rename objects/pack/pack-'))).toHaveLength(2);
+});
+
+it('a turn whose context ref moved under it fails with a typed conflict before its DAG write: nothing is appended', async () => {
+  const repo = await openRepo({ memory: true, fs: createFsFromVolume(new Volume()) as unknown as FsLike, clock: () => T0, fsync: false });
+  const s = await repo.createSession('s', { model: 'openai:gpt-4o' });
+  const history: HistoryEntry[] = [{ role: 'user', output: 'start' }];
+  const first = (await s.appendNew(history, { commit: {} })).commit;
+  history.push({ role: 'assistant', output: 'hello' }, { role: 'user', output: 'again' });
+  const other = (await s.appendNew(history, { commit: {} })).commit;
+  const before = await refs(repo);
+  history.push({ role: 'assistant', output: 'once more' }, { role: 'user', output: 'and again' });
+  const moved = s.appendNew(history, {
+    commit: {},
+    // another writer moves the context ref back to an older commit after this turn read it
+    beforeRefs: async () => compareAndSwapRef(repo.git, 'refs/ctxgit/sessions/s/context', other.id, first.id),
+  });
+  await expect(moved).rejects.toBeInstanceOf(CommitConflictError);
+  const after = await refs(repo);
+  expect(after.get('refs/ctxgit/sessions/s/dag')).toBe(before.get('refs/ctxgit/sessions/s/dag'));
+  expect(after.get('refs/ctxgit/sessions/s/context')).toBe(first.id);
+  // the retry lands
+  expect((await s.appendNew(history, { commit: {} })).appended).toHaveLength(2);
 });

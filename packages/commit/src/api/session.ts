@@ -313,8 +313,9 @@ export class Session {
     const contextBefore = await readRef(core.git, contextRef(this.name));
     const built = await buildLatestCommit(core, settings, pendingDag(storedDag(core.store, this.name, snapshot), change));
     if (beforeRefs !== undefined) await beforeRefs(built.stored.commit);
-    await indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : [], this.#settings.lastTime, snapshot));
-    await moveContext(core, this.name, contextBefore, built.stored.commit.id);
+    await moveContext(core, this.name, contextBefore, built.stored.commit.id, () =>
+      indexWrite(this.name, 'appendTurn', () => core.store.writeWithIndex(this.name, change, built.isNew ? [indexEntry(built)] : [], this.#settings.lastTime, snapshot)),
+    );
     return { nodes, commit: built.stored.commit };
   }
 

@@ -17,7 +17,7 @@ import type { SessionDag } from './session-dag.js';
 import { storedDag } from './session-dag.js';
 import type { RepoCore } from '../store/repo-core.js';
 import { loadCommit, remember } from '../store/repo-core.js';
-import { swapRef } from '../store/swap-ref.js';
+import { swapRefAfter } from '../store/swap-ref.js';
 import type { SessionSettings } from './session-settings.js';
 import type { StoredCommit } from '../store/stored-commit.js';
 import { holdsNode } from '../store/stored-commit.js';
@@ -201,8 +201,9 @@ async function branchNodes(dag: SessionDag, node: Node): Promise<Set<string>> {
 export async function ensureLatestCommit(core: RepoCore, s: SessionSettings, snapshot: DagSnapshot = new Map()): Promise<StoredCommit> {
   const contextBefore = await readRef(core.git, contextRef(s.name));
   const built = await buildLatestCommit(core, s, storedDag(core.store, s.name, snapshot));
-  if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)], s.lastTime, snapshot));
-  await moveContext(core, s.name, contextBefore, built.stored.commit.id);
+  await moveContext(core, s.name, contextBefore, built.stored.commit.id, async () => {
+    if (built.isNew) await indexWrite(s.name, 'commit', () => core.store.writeWithIndex(s.name, null, [indexEntry(built)], s.lastTime, snapshot));
+  });
   return built.stored;
 }
 
@@ -221,7 +222,11 @@ export async function indexWrite(session: string, what: string, fn: () => Promis
   }
 }
 
-/** Moves the session's context ref from `before` to `id` (compare-and-swap) unless it is there already. */
-export async function moveContext(core: RepoCore, session: string, before: string | null, id: string): Promise<void> {
-  if (before !== id) await swapRef(core, session, contextRef(session), before, id);
+/**
+ * Runs `record` (the DAG write that records the commit) and moves the session's context ref from `before` to `id`
+ * (compare-and-swap) after it, unless it is there already; the ref's value is written while `record` runs.
+ */
+export async function moveContext(core: RepoCore, session: string, before: string | null, id: string, record: () => Promise<void>): Promise<void> {
+  if (before === id) return record();
+  return swapRefAfter(core, session, contextRef(session), before, id, record);
 }

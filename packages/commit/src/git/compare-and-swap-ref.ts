@@ -1,20 +1,19 @@
-import { GitError, GitIoError, ObjectNotFoundError, RefConflictError } from './errors.js';
+import { ObjectNotFoundError } from './errors.js';
 import type { GitContext } from './git-context.js';
-import { ensureDir, renameFile, unlinkQuietly, writeExclusive } from './internal/fs-ops.js';
 import { hasObjectInternal } from './internal/object-io.js';
 import { assertOid } from './internal/oid.js';
 import { flushBeforeRefMove } from './internal/pack-store.js';
 import { assertRefName } from './internal/ref-name.js';
-import { readRefValue } from './internal/ref-io.js';
-import { acquireRefLock, releaseLock, stillHeld, valuePath } from './internal/ref-lock.js';
+import { prepareRefMove } from './internal/ref-move.js';
 
 /**
  * Points `ref` at `next` if and only if it now holds `expected` (null: the ref must not exist), under `<ref>.lock`:
  * create the lock exclusively with its owner's record (host, pid, a random nonce), check the current value under the
- * lock, write `next` to a file of its own (fsync), check that the lock is still this writer's, rename the value onto
- * the ref, remove the lock. A writer never removes or overwrites a lock it does not own: a lock whose owner is a dead
- * process of this host is taken over at once (and one of another host, or of git, once older than the context's
- * `staleLockMs`), by an atomic move that is checked afterwards; see docs/reliability.md.
+ * lock, write `next` to a file of its own (fsync; an open batch's objects are written meanwhile), check that the lock
+ * is still this writer's, rename the value onto the ref, remove the lock. A writer never removes or overwrites a lock
+ * it does not own: a lock whose owner is a dead process of this host is taken over at once (and one of another host,
+ * or of git, once older than the context's `staleLockMs`), by an atomic move that is checked afterwards; see
+ * docs/reliability.md.
  *
  * @param ctx - the repository
  * @param ref - the full name, `refs/...`
@@ -33,28 +32,9 @@ export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: 
   assertRefName(ref);
   if (expected !== null) assertOid('expected', expected);
   assertOid('next', next);
-  await flushBeforeRefMove(ctx); // objects of open batches are stored before any ref moves (unless held)
+  // an object of an open batch counts: the move stores the batch before the rename
   if (!(await hasObjectInternal(ctx, next))) throw new ObjectNotFoundError(next);
-  const path = `${ctx.gitdir}/${ref}`;
-  const lock = `${path}.lock`;
-  await ensureDir(ctx, path.slice(0, path.lastIndexOf('/')));
-  const held = await acquireRefLock(ctx, ref, lock, expected);
-  const value = valuePath(lock, held.nonce);
-  try {
-    const actual = await readRefValue(ctx, ref);
-    if (actual !== expected) throw new RefConflictError(ref, 'moved', expected, actual);
-    try {
-      await writeExclusive(ctx, value, Buffer.from(`${next}\n`, 'latin1'));
-    } catch (err) {
-      throw new GitIoError('write', value, err);
-    }
-    if (!(await stillHeld(ctx, held))) throw new RefConflictError(ref, 'locked', expected, null);
-    await renameFile(ctx, value, path);
-  } catch (err) {
-    await unlinkQuietly(ctx, value);
-    await releaseLock(ctx, held);
-    if (err instanceof GitError) throw err;
-    throw new GitIoError('rename', value, err);
-  }
-  await releaseLock(ctx, held);
+  // the batch's pack is written while the value is: their fsyncs overlap
+  const move = await prepareRefMove(ctx, ref, expected, next, () => flushBeforeRefMove(ctx));
+  await move.commit();
 }
