@@ -1,6 +1,6 @@
 /**
  * Storage benchmark (issue 17): the chained corpus session on disk, one write per turn (`appendTurn`: the reply of
- * the previous call, its tool results and the next messages, plus the commit), at 100, 1,000 and 5,000 turns (quick: 100).
+ * the previous call, its tool results and the next messages, plus the commit), at 100, 1,000, 5,000 and 10,000 turns (quick: 100).
  * Reported per size: a turn's median / p95 / p99, the fold turns against the median, the items a turn walks (the
  * live list its rules, totals, render and tree writes work on, plus the turn's new items), files and objects
  * written per turn, the repository's bytes against what `git gc` packs the same repository into, and a cold start:
@@ -182,7 +182,7 @@ async function measure(turns: number, measured: number): Promise<Omit<StorageBen
 /**
  * Runs the storage benchmark.
  *
- * @param opts - `quick`: 100 turns, 30 measured, one run; else 100, 1,000 and 5,000, 100 measured, each size run three
+ * @param opts - `quick`: 100 turns, 30 measured, one run; else 100, 1,000, 5,000 and 10,000, 100 measured, each size run three
  * times (a fresh repository each) and reported by its run of median slowest fold turn over the median turn;
  * `turns`: other session lengths (each measured over 100 turns, 30 when quick) @defaultValue `turns`: as `quick` says
  * @returns one row per size
@@ -194,7 +194,7 @@ async function measure(turns: number, measured: number): Promise<Omit<StorageBen
 export async function runStorageBench(opts: { readonly quick: boolean; readonly turns?: readonly number[] }): Promise<StorageBenchRow[]> {
   const rows: StorageBenchRow[] = [];
   const runs = opts.quick ? 1 : 3;
-  for (const n of opts.turns ?? (opts.quick ? [100] : [100, 1000, 5000])) {
+  for (const n of opts.turns ?? (opts.quick ? [100] : [100, 1000, 5000, 10_000])) {
     const made: Omit<StorageBenchRow, 'foldTurnOverMedianRuns'>[] = [];
     for (let k = 0; k < runs; k++) made.push(await measure(n, opts.quick ? 30 : 100));
     const { run, figures } = medianRun(made, (r) => r.foldTurnOverMedian);
