@@ -2,9 +2,8 @@ import { ObjectNotFoundError } from './errors.js';
 import type { GitContext } from './git-context.js';
 import { hasObjectInternal } from './internal/object-io.js';
 import { assertOid } from './internal/oid.js';
-import { flushBeforeRefMove } from './internal/pack-store.js';
 import { assertRefName } from './internal/ref-name.js';
-import { prepareRefMove } from './internal/ref-move.js';
+import { moveRef } from './internal/ref-move.js';
 
 /**
  * Points `ref` at `next` if and only if it now holds `expected` (null: the ref must not exist), under `<ref>.lock`:
@@ -34,7 +33,5 @@ export async function compareAndSwapRef(ctx: GitContext, ref: string, expected: 
   assertOid('next', next);
   // an object of an open batch counts: the move stores the batch before the rename
   if (!(await hasObjectInternal(ctx, next))) throw new ObjectNotFoundError(next);
-  // the batch's pack is written while the value is: their fsyncs overlap
-  const move = await prepareRefMove(ctx, ref, expected, next, () => flushBeforeRefMove(ctx));
-  await move.commit();
+  await moveRef(ctx, ref, expected, next);
 }

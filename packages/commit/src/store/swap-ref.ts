@@ -1,7 +1,7 @@
 import { CommitConflictError } from '../errors.js';
 import { compareAndSwapRef } from '../git/compare-and-swap-ref.js';
 import { RefConflictError } from '../git/errors.js';
-import { prepareRefMove } from '../git/internal/ref-move.js';
+import { moveRef } from '../git/internal/ref-move.js';
 import type { RepoCore } from './repo-core.js';
 
 /** Compare-and-swap of one ref; a lost race becomes {@link CommitConflictError}. A ref already at `next` is left alone. */
@@ -22,12 +22,11 @@ export async function swapRef(core: RepoCore, session: string, ref: string, expe
 export async function swapRefAfter(core: RepoCore, session: string, ref: string, expected: string | null, next: string, first: () => Promise<void>): Promise<void> {
   let phase = 'lock' as 'lock' | 'first' | 'move';
   try {
-    const move = await prepareRefMove(core.git, ref, expected, next, async () => {
+    await moveRef(core.git, ref, expected, next, async () => {
       phase = 'first';
       await first();
       phase = 'move';
     });
-    await move.commit();
   } catch (err) {
     if (phase === 'first') throw err;
     if (phase === 'lock' && err instanceof RefConflictError && err.data['actual'] === next) return first();
