@@ -101,7 +101,10 @@ for (const n of [25, 70, 300, 1_000]) {
 const rows: string[] = ['| edit | ours µs (median / p95 / p99) | immer µs (median / p95 / p99) | immer ÷ ours |', '| --- | --- | --- | --- |'];
 for (const c of cases) {
   if (c.ours() !== c.immer()) throw new Error(`${c.label}: the two disagree on what changed`);
-  for (let w = 0; w < 300; w++) c.ours() + c.immer();
+  for (let w = 0; w < 300; w++) {
+    c.ours();
+    c.immer();
+  }
   const ours: number[] = [];
   const viaImmer: number[] = [];
   for (let r = 0; r < rounds; r++) {
