@@ -83,8 +83,16 @@ export function checkInvariants(cache: RulesCache, rule: string, prev: readonly 
   }
   // A summary (visible, or folded into a later one) stands before the items it folded, which are summarized into it.
   const indexOf = new Map(next.map((it, i) => [it.key, i] as const));
-  const foldedSets = new Map<string, Set<string>>();
-  for (const n of next) if (n.folded !== undefined) foldedSets.set(n.key, new Set(n.folded));
+  // The keys a summary folded, as a set: built only for the summaries that items of this list are summarized into
+  // (the folds of this run), not for every summary (one made from a long import folds thousands).
+  const foldedSets = new Map<string, ReadonlySet<string>>();
+  const foldedSet = (key: string): ReadonlySet<string> | undefined => {
+    const folded = nextByKey.get(key)?.folded;
+    if (folded === undefined) return undefined;
+    let set = foldedSets.get(key);
+    if (set === undefined) foldedSets.set(key, (set = new Set(folded)));
+    return set;
+  };
   let latestUser: ContextItem | undefined;
   next.forEach((n, i) => {
     if (n.role === 'user' && n.state !== 'summary' && n.state !== 'summarized') latestUser = n;
@@ -99,7 +107,7 @@ export function checkInvariants(cache: RulesCache, rule: string, prev: readonly 
     }
     if (n.state === 'summarized') {
       const into = n.mergedInto ?? '';
-      if (foldedSets.get(into)?.has(n.key) !== true || (indexOf.get(into) as number) > i) fail('summarized_dangling', n.key, `mergedInto ${String(n.mergedInto)} is not an earlier summary listing it`);
+      if (foldedSet(into)?.has(n.key) !== true || (indexOf.get(into) as number) > i) fail('summarized_dangling', n.key, `mergedInto ${String(n.mergedInto)} is not an earlier summary listing it`);
       if (n.role === 'system' || n.pinned === true) fail('protected_folded', n.key, `a ${n.pinned === true ? 'pinned' : 'system'} item was folded`);
     }
   });

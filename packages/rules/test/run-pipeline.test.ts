@@ -66,6 +66,29 @@ describe('runPipeline', () => {
     expect(invariantOf(orphan, withAged).data).toMatchObject({ invariant: 'summarized_dangling', key: 'n3' });
   });
 
+  it('checks a fold without reading the folded keys of the summaries it leaves alone', () => {
+    // a live summary of the parent, made by a long import: its keys are read only to open it, never to check other folds
+    let reads = 0;
+    const keys = Array.from({ length: 5000 }, (_, i) => `old${i}`);
+    const folded = Object.assign(keys, {
+      [Symbol.iterator](this: string[]) {
+        reads++;
+        return Array.prototype[Symbol.iterator].call(this);
+      },
+    });
+    const old: ContextItem = { key: 'sm_old', sourceNodeId: 'sm_old', role: 'user', state: 'summary', locked: false, blocks: [{ type: 'text', text: 'old' }], tokens: 1, reason: 'fold', touchedAt: 0, folded };
+    const parent = [withAged[0]!, old, ...withAged.slice(1)];
+    const made: ContextItem = { key: 'sm_new', sourceNodeId: 'sm_new', role: 'user', state: 'summary', locked: false, blocks: [{ type: 'text', text: 'new' }], tokens: 1, reason: 'fold', touchedAt: 0, folded: ['n3'] };
+    const folder = badRule('folder', (items) => items.flatMap((i) => (i.key === 'n3' ? [made, { ...i, state: 'summarized' as const, mergedInto: 'sm_new' }] : [i])));
+    const r = runPipeline(parent, [], { ...ctx, historyBudget: 1e9, rules: [folder] });
+    expect(r.items.map((i) => i.key)).toEqual(parent.map((i) => (i.key === 'n3' ? 'sm_new' : i.key)));
+    expect(r.folds.get('sm_new')?.map((i) => i.key)).toEqual(['n3']);
+    expect(reads).toBe(0);
+    // the same fold is still refused when it does not list what it summarized
+    const liar = badRule('liar', (items) => items.flatMap((i) => (i.key === 'n3' ? [{ ...made, folded: ['n4'] }, { ...i, state: 'summarized' as const, mergedInto: 'sm_new' }] : [i])));
+    expect(invariantOf(liar, parent).data).toMatchObject({ invariant: 'summary_dangling', key: 'sm_new' });
+  });
+
   it('reports firstChangedIndex, totals and counts; a second run with no nodes changes nothing', () => {
     const b = agent(8);
     const first = runPipeline([], b.nodes.slice(0, 10), ctx);
