@@ -1,10 +1,13 @@
 import type { TiktokenBPE } from 'js-tiktoken/lite';
+import { asciiPattern } from './ascii-pattern.js';
 
 // Pieces up to this many bytes use the direct scan (as tiktoken does); longer ones the O(n log n) heap merge.
 const SCAN_LIMIT = 64;
 // Merged pieces remembered (piece → count), dropped wholesale when full: bounds memory, keeps repeats cheap.
 const MERGED_LIMIT = 50_000;
 const POS = 2 ** 26; // > 3 × MAX_TEXT_LENGTH bytes would not fit; positions are per piece and pieces are < 2^26 bytes
+/** A character above U+007F. */
+const NON_ASCII = /[^\x00-\x7f]/u;
 
 /**
  * Counts BPE tokens over js-tiktoken rank data, without building token ids.
@@ -16,12 +19,16 @@ const POS = 2 ** 26; // > 3 × MAX_TEXT_LENGTH bytes would not fit; positions ar
 export class BpeCounter {
   private readonly ranks = new Map<string, number>();
   private readonly pattern: RegExp;
+  /** The split for text that is all ASCII (see {@link asciiPattern}), when the encoding's pattern has one. */
+  private readonly asciiPattern: RegExp | undefined;
   private readonly encoder = new TextEncoder();
   private buffer = new Uint8Array(1024);
   private readonly merged = new Map<string, number>();
 
   constructor(data: TiktokenBPE) {
     this.pattern = new RegExp(data.pat_str, 'gu');
+    const ascii = asciiPattern(data.pat_str);
+    this.asciiPattern = ascii === undefined ? undefined : new RegExp(ascii, 'g');
     for (const line of data.bpe_ranks.split('\n')) {
       if (line === '') continue;
       const fields = line.split(' ');
@@ -34,7 +41,7 @@ export class BpeCounter {
     let total = 0;
     // exec on the one pattern, not matchAll: matchAll clones the pattern, and the clone's compiled code comes from
     // V8's regexp cache, which garbage collection empties (o200k's pattern then takes ~20 ms to compile again)
-    const pattern = this.pattern;
+    const pattern = this.asciiPattern !== undefined && !NON_ASCII.test(text) ? this.asciiPattern : this.pattern;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       // the split patterns never match empty; were one to, step past it as matchAll does (it counts nothing)
