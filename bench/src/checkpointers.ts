@@ -2,7 +2,8 @@
  * ctxgit against LangGraph.js's checkpointers (issue 17): what a user would pick instead to keep a conversation's
  * state. One chained corpus session grows turn by turn through ctxgit (`Session.appendTurn`: a turn's nodes and its
  * commit in one write; `render` timed apart), on disk with fsync on (the default), on disk with fsync off (`fsync: false`:
- * the durability class of SqliteSaver's defaults, see below) and on memfs. At each size N the next
+ * the durability class of SqliteSaver's defaults, see below) and in memory (`memfs` in the figures: `openRepo({ memory: true })`,
+ * ctxgit's own in-memory file system, `memoryFs`). At each size N the next
  * `measured` turns are timed, alternating with `SqliteSaver.put` (`@langchain/langgraph-checkpoint-sqlite`, its
  * defaults: WAL, synchronous NORMAL) and `MemorySaver.put` of the same state — one `put` per turn holding the
  * message list, as a LangGraph agent's messages channel does (plain `{ role, content }` objects, lighter than

@@ -69,8 +69,8 @@ async function ensureMarker(ctx: GitContext, location: string): Promise<void> {
 
 /**
  * Opens the ctxgit repository in a directory (node's fs unless `fs` is given) or in memory (`memoryFs()` of
- * `@ctxgit/commit/git`, a memfs volume; a memfs volume given as `fs` keeps memfs's own rename, which holds on to every
- * file it replaces), creating a bare repository when the directory is missing or empty.
+ * `@ctxgit/commit/git`; a memfs volume given as `fs` works too, but memfs's own rename holds on to every file it
+ * replaces), creating a bare repository when the directory is missing or empty.
  *
  * @param opts - `{ dir }` or `{ memory: true }`, plus `fs`, `fsync` (default true), `staleLockMs` (default 30000), `clock`, `recoverLocksOlderThanMs`, `summarizer`, `tokenizers` (default: the repository's own loader), and `remote` with `onAuth` (a session opened first here is fetched from there)
  * @returns the repository

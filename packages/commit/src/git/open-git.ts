@@ -56,7 +56,7 @@ export interface OpenGitDirOptions extends OpenGitCommonOptions {
   readonly fs?: FsLike;
 }
 
-/** Open (or create) a bare repository at `/ctxgit.git` in memory; `fs` defaults to a fresh memfs volume. */
+/** Open (or create) a bare repository at `/ctxgit.git` in memory; `fs` defaults to a fresh {@link memoryFs}. */
 export interface OpenGitMemoryOptions extends OpenGitCommonOptions {
   readonly memory: true;
   readonly fs?: FsLike;
