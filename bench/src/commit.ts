@@ -1,8 +1,9 @@
 /**
  * ContextCommit engine benchmark on the shared corpus chained into one long session: one turn (append the messages
  * since the last model call, commit, render the commit for OpenAI Chat Completions, append the assistant's reply)
- * at turn 100, 1,000 and 10,000, on memfs and on disk (no fsync, and with fsync for the smallest size). The session
- * prefix is imported in one DAG write and committed once (not timed); then `measured` turns are timed one by one.
+ * at turn 100, 1,000 and 10,000, in memory (`memfs` in the figures: `openRepo({ memory: true })`) and on disk (no fsync,
+ * and with fsync for the smallest size). The session prefix is imported in one DAG write and committed once (not
+ * timed); then `measured` turns are timed one by one, the sizes of one storage taking a turn each in turn.
  * Reported: median and p95 of a turn, of its commit alone and of its render, repository bytes and objects (loose
  * and packed) written per turn against what a store that saves a full copy of the items per snapshot writes, and the ratio of
  * the median turn at the largest size to the smallest. Object writing against native `git fast-import` is
@@ -206,7 +207,17 @@ const WARMUP_TURNS = 3;
 /** Tokens: below gpt-4o's 128,000 so that the timed turns reach the fold band (every 12 to 30 turns on this corpus). */
 const WINDOW = 32_000;
 
-async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: number, measured: number): Promise<Omit<CommitBenchRow, 'turnMedianMsRounds'>> {
+/** A session of `turns` turns, warmed up, whose `measured` turns are timed one call at a time; then its row. */
+interface PreparedSession {
+  /** Times the next measured turn. */
+  readonly step: () => Promise<void>;
+  /** The row, once every measured turn is timed. */
+  readonly figures: () => Promise<Omit<CommitBenchRow, 'turnMedianMsRounds'>>;
+  /** Removes the repository (on disk). */
+  readonly remove: () => Promise<void>;
+}
+
+async function prepare(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: number, measured: number): Promise<PreparedSession> {
   let t = 1_700_000_000_000;
   const clock = (): number => (t += 1000);
   let dir: string | undefined;
@@ -217,6 +228,9 @@ async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: numbe
     repo = await openRepo({ dir: join(dir, 'ctx.git'), clock, fsync: fsKind === 'disk+fsync' });
   }
   const fs = repo.git.fs;
+  const removeDir = async (): Promise<void> => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  };
   try {
     const t0 = performance.now();
     const start = prefix(chain, turns);
@@ -263,44 +277,67 @@ async function measure(chain: ChainedCorpus, fsKind: CommitBenchFs, turns: numbe
     let foldTurns = 0;
     let last: ContextCommit | undefined;
     let request: unknown;
-    for (let k = 0; k < measured; k++) {
-      const r = await turnOnce(callAt(turns + WARMUP_TURNS + k));
+    const step = async (): Promise<void> => {
+      if (turnMs.length >= measured) throw new Error(`${fsKind} ${turns}: ${measured} turns are timed already`);
+      const r = await turnOnce(callAt(turns + WARMUP_TURNS + turnMs.length));
       turnMs.push(r.turn);
       commitMs.push(r.commit);
       renderMs.push(r.render);
       if (r.commitObject.summary.folded > 0) foldTurns++;
       last = r.commitObject;
       request = r.request;
-    }
-    const after = await repoFiles(fs, repo.git.gitdir);
-    const bytesPerTurn = Math.round((after.bytes - before.bytes) / measured);
-    // What a store that saves the whole item list per snapshot writes for the last one (JSON, and deflated as git does).
-    const fullCopy = Buffer.from(JSON.stringify(last?.items ?? []), 'utf8');
-    const fullCopyDeflated = deflateSync(fullCopy, { level: 1 }).length;
-    return {
-      turns,
-      fs: fsKind,
-      measured,
-      items: last?.items.length ?? 0,
-      turnMedianMs: median(turnMs),
-      turnP95Ms: p95(turnMs),
-      turnMaxMs: Math.max(...turnMs),
-      commitMedianMs: median(commitMs),
-      commitP95Ms: p95(commitMs),
-      renderMedianMs: median(renderMs),
-      appendCommitMedianMs: median(turnMs.map((x, k) => x - (renderMs[k] ?? 0))),
-      appendCommitP95Ms: p95(turnMs.map((x, k) => x - (renderMs[k] ?? 0))),
-      foldTurns,
-      requestBytes: Buffer.byteLength(JSON.stringify(request ?? null), 'utf8'),
-      bytesPerTurn,
-      objectsPerTurn: (after.objects - before.objects) / measured,
-      fullCopyBytesPerTurn: fullCopy.length,
-      fullCopyDeflatedBytesPerTurn: fullCopyDeflated,
-      bytesOverFullCopy: Number((bytesPerTurn / fullCopyDeflated).toFixed(4)),
-      setupMs,
     };
+    const figures = async (): Promise<Omit<CommitBenchRow, 'turnMedianMsRounds'>> => {
+      const after = await repoFiles(fs, repo.git.gitdir);
+      const bytesPerTurn = Math.round((after.bytes - before.bytes) / measured);
+      // What a store that saves the whole item list per snapshot writes for the last one (JSON, and deflated as git does).
+      const fullCopy = Buffer.from(JSON.stringify(last?.items ?? []), 'utf8');
+      const fullCopyDeflated = deflateSync(fullCopy, { level: 1 }).length;
+      return {
+        turns,
+        fs: fsKind,
+        measured,
+        items: last?.items.length ?? 0,
+        turnMedianMs: median(turnMs),
+        turnP95Ms: p95(turnMs),
+        turnMaxMs: Math.max(...turnMs),
+        commitMedianMs: median(commitMs),
+        commitP95Ms: p95(commitMs),
+        renderMedianMs: median(renderMs),
+        appendCommitMedianMs: median(turnMs.map((x, k) => x - (renderMs[k] ?? 0))),
+        appendCommitP95Ms: p95(turnMs.map((x, k) => x - (renderMs[k] ?? 0))),
+        foldTurns,
+        requestBytes: Buffer.byteLength(JSON.stringify(request ?? null), 'utf8'),
+        bytesPerTurn,
+        objectsPerTurn: (after.objects - before.objects) / measured,
+        fullCopyBytesPerTurn: fullCopy.length,
+        fullCopyDeflatedBytesPerTurn: fullCopyDeflated,
+        bytesOverFullCopy: Number((bytesPerTurn / fullCopyDeflated).toFixed(4)),
+        setupMs,
+      };
+    };
+    return { step, figures, remove: removeDir };
+  } catch (err) {
+    await removeDir();
+    throw err;
+  }
+}
+
+/**
+ * Rows of `fsKind` at each of `sizes`, their turns interleaved: every session is set up first, then the sessions take
+ * a measured turn each in turn, so that a machine that slows down during the run weighs on every size alike and the
+ * ratio of two sizes holds.
+ */
+async function measureInterleaved(chain: ChainedCorpus, fsKind: CommitBenchFs, sizes: readonly number[], measured: number): Promise<Omit<CommitBenchRow, 'turnMedianMsRounds'>[]> {
+  const sessions: PreparedSession[] = [];
+  try {
+    for (const n of sizes) sessions.push(await prepare(chain, fsKind, n, measured));
+    for (let k = 0; k < measured; k++) for (const s of sessions) await s.step();
+    const rows: Omit<CommitBenchRow, 'turnMedianMsRounds'>[] = [];
+    for (const s of sessions) rows.push(await s.figures());
+    return rows;
   } finally {
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    for (const s of sessions) await s.remove();
   }
 }
 
@@ -326,23 +363,23 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
   const failures: string[] = [];
   const largest = Math.max(...sizes);
   const chain = await chainCorpus(largest + WARMUP_TURNS + measured);
-  const attempt = async (fsKind: CommitBenchFs, n: number, m: number): Promise<void> => {
+  const attempt = async (fsKind: CommitBenchFs, ns: readonly number[], m: number): Promise<void> => {
     try {
-      const row = await measure(chain, fsKind, n, m);
-      made.set(`${fsKind} ${n}`, [...(made.get(`${fsKind} ${n}`) ?? []), row]);
+      const rows = await measureInterleaved(chain, fsKind, ns, m);
+      for (const row of rows) made.set(`${fsKind} ${row.turns}`, [...(made.get(`${fsKind} ${row.turns}`) ?? []), row]);
     } catch (err) {
-      failures.push(`${fsKind} ${n} turns failed: ${err instanceof Error ? err.message : String(err)}`);
+      failures.push(`${fsKind} ${ns.join(', ')} turns failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
-  // Disk first: a 10,000-turn memfs repository leaves a heap whose collection would land in the next row. A
-  // throwaway run first warms the JIT and the temp directory, which would otherwise land in the first row (and takes
-  // the collection of the previous round's heap). Each round measures every row once, so that the sizes a ratio
-  // divides are measured close in time.
+  // Disk first: a 10,000-turn memfs repository leaves a heap whose collection would land in the next rows. A
+  // throwaway run first warms the JIT and the temp directory, which would otherwise land in the first rows (and takes
+  // the collection of the previous round's heap). In each round the sizes of one storage take their turns in turn
+  // (measureInterleaved), so that the sizes a ratio divides are measured at the same time.
   for (let round = 0; round < rounds; round++) {
-    await measure(chain, 'disk', 100, 20);
-    for (const n of opts.quick ? [100] : sizes) await attempt('disk', n, measured);
-    if (!opts.quick) await attempt('disk+fsync', 100, 20);
-    for (const n of sizes) await attempt('memfs', n, measured);
+    await measureInterleaved(chain, 'disk', [100], 20);
+    await attempt('disk', opts.quick ? [100] : sizes, measured);
+    if (!opts.quick) await attempt('disk+fsync', [100], 20);
+    await attempt('memfs', sizes, measured);
   }
   const rows: CommitBenchRow[] = [...made.values()].map((all) => {
     const { run, figures } = medianRun(all, (r) => r.turnMedianMs);
@@ -365,6 +402,7 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
     notes: [
       'the corpus (tau-bench, SWE-agent, Claude Code branch views) chained into one session, cycled with new node ids past one pass; a turn = one model call: append the messages since the last call, commit, render (openai-chat), append the reply; 3 warm-up turns first',
       'a 32,000-token window (openai:gpt-4o, whose own is 128,000) with the default rules: the first commit folds the imported prefix (untimed), then folds come every 12 to 30 turns (foldTurns) and keep the request under the window; a fold writes the items it folds and the summaries it nests, never the originals of an earlier summary',
+      'the sizes of one storage are set up first, then take a measured turn each in turn: a machine that slows down during the run weighs on every size alike',
       'bytes and objects include the DAG (GitNodeStore) writes; each write is one pack, rolled up by automatic maintenance (in the background, started by the commit of each turn and awaited untimed where the model call would be; a lone append leaves it to the commit); the full copy is of the items alone (no DAG), so the comparison favours it',
       ...failures,
     ],
