@@ -79,7 +79,10 @@ export interface CommitBenchResult {
   /** The chained corpus: model calls in one pass over it, and its entries (messages) up to the last call measured. */
   readonly corpus: { readonly callsPerPass: number; readonly entries: number };
   readonly rows: readonly CommitBenchRow[];
-  /** Median turn at the largest size over the median turn at 100 turns, per storage (≈1: a turn does not grow with the session). */
+  /**
+   * Median turn at the largest size over the median turn at 100 turns, per storage, in each round (the two measured at
+   * the same time), the median of the rounds (≈1: a turn does not grow with the session).
+   */
   readonly turnRatioLargestOver100: { readonly [fs: string]: number };
   /** Same without the render (whose cost follows the request's size). */
   readonly appendCommitRatioLargestOver100: { readonly [fs: string]: number };
@@ -385,10 +388,13 @@ export async function runCommitBench(opts: { readonly quick: boolean }): Promise
     const { run, figures } = medianRun(all, (r) => r.turnMedianMs);
     return { ...run, turnMedianMsRounds: figures.map((ms) => Number(ms.toFixed(2))) };
   });
-  const ratio = (fsKind: CommitBenchFs, f: (r: CommitBenchRow) => number): number => {
-    const small = rows.find((r) => r.fs === fsKind && r.turns === 100);
-    const large = rows.filter((r) => r.fs === fsKind).sort((a, b) => b.turns - a.turns)[0];
-    return small === undefined || large === undefined || f(small) === 0 ? 0 : Number((f(large) / f(small)).toFixed(2));
+  // The largest size over 100 turns in each round (measured at the same time), the median of the rounds.
+  const ratio = (fsKind: CommitBenchFs, f: (r: Omit<CommitBenchRow, 'turnMedianMsRounds'>) => number): number => {
+    const large = Math.max(0, ...rows.filter((r) => r.fs === fsKind).map((r) => r.turns));
+    const small = made.get(`${fsKind} 100`) ?? [];
+    const big = made.get(`${fsKind} ${large}`) ?? [];
+    const each = small.slice(0, big.length).flatMap((r, k) => (f(r) === 0 ? [] : [f(big[k] as Omit<CommitBenchRow, 'turnMedianMsRounds'>) / f(r)]));
+    return each.length === 0 ? 0 : Number(median(each).toFixed(2));
   };
   const lastCall = chain.calls[largest + WARMUP_TURNS + measured - 1] ?? 0;
   return {
